@@ -1,0 +1,95 @@
+//! Functions (`.entry` kernels and `.func` device functions).
+
+use crate::dfg::{DataFlowGraph, InstData};
+use crate::layout::Layout;
+use crate::op::{OpInfo, OpTable};
+use crate::Inst;
+
+/// `.entry` or `.func`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FuncKind {
+    /// A kernel.
+    Entry,
+    /// A device function.
+    Func,
+}
+
+/// One parameter declaration, kept as written (normalised spacing), e.g.
+/// `.param .u64 .ptr .global .align 8 k_param_0`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamDecl {
+    /// Declaration text without trailing comma.
+    pub text: Box<str>,
+    /// Declared name.
+    pub name: Box<str>,
+}
+
+/// A function: its signature, and for definitions its body in SSA form.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Name.
+    pub name: Box<str>,
+    /// Kernel or device function.
+    pub kind: FuncKind,
+    /// Linkage directives as written, without dots (`visible`, `extern`, `weak`).
+    pub linkage: Vec<Box<str>>,
+    /// Return parameters, if the signature has a return list.
+    pub rets: Option<Vec<ParamDecl>>,
+    /// Parameters, if the signature has a parameter list.
+    pub params: Option<Vec<ParamDecl>>,
+    /// Directives between the signature and the body (`.maxntid 256, 1, 1`,
+    /// `.noreturn`, …), each as written.
+    pub attrs: Vec<Box<str>>,
+    /// Whether the function has a body (otherwise it is a declaration).
+    pub has_body: bool,
+    /// Instruction forms and strings used by the body.
+    pub ops: OpTable,
+    /// Values, instructions and blocks.
+    pub dfg: DataFlowGraph,
+    /// Block and instruction order.
+    pub layout: Layout,
+    /// Declarations in the body other than SSA registers (`.param`,
+    /// `.local`, `.shared`, `.callprototype`, vector `.reg`s), with names
+    /// made unique within the function, as printed.
+    pub decls: Vec<Box<str>>,
+    /// `.loc` directive texts referenced by [`InstData::loc`] (index 0 is
+    /// unused).
+    pub locs: Vec<Box<str>>,
+}
+
+impl Function {
+    /// An empty function (a declaration until blocks are added).
+    pub fn new(name: &str, kind: FuncKind) -> Self {
+        Function {
+            name: name.into(),
+            kind,
+            linkage: Vec::new(),
+            rets: None,
+            params: Some(Vec::new()),
+            attrs: Vec::new(),
+            has_body: false,
+            ops: OpTable::new(),
+            dfg: DataFlowGraph::default(),
+            layout: Layout::default(),
+            decls: Vec::new(),
+            locs: vec!["".into()],
+        }
+    }
+
+    /// The instruction data of `i`.
+    #[inline]
+    pub fn inst(&self, i: Inst) -> &InstData {
+        &self.dfg.insts[i]
+    }
+
+    /// The decoded form of `i`.
+    #[inline]
+    pub fn op(&self, i: Inst) -> &OpInfo {
+        self.ops.info(self.dfg.insts[i].op)
+    }
+
+    /// Number of instructions in the layout.
+    pub fn inst_count(&self) -> usize {
+        self.layout.blocks().map(|b| self.layout.block_insts(b).count()).sum()
+    }
+}

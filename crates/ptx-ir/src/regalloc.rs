@@ -1,0 +1,278 @@
+//! Leaving SSA: assign every value a PTX register, and find the copies that
+//! block arguments and tied results need.
+//!
+//! Values that came from the same source register carry the same *hint*.
+//! Each hint group is checked for interference with one backward walk over
+//! every block (two members live at once, or a member defined while
+//! another is live). A group without interference shares one register — for
+//! freshly parsed code that is always the case, so printing adds no copies
+//! and is idempotent. A group with interference (possible after a
+//! transformation) falls back to one register per value, with copies on
+//! edges and before tied definitions; correct, not minimal.
+//!
+//! Registers are numbered per register class in print order, from 1, as
+//! LLVM does (`%r1`, `%rd1`, …).
+
+use crate::bitset::BitSet;
+use crate::entity::{EntityRef, SecondaryMap};
+use crate::function::Function;
+use crate::liveness::Liveness;
+use crate::types::Type;
+use crate::{Block, ControlFlowGraph, Inst, Value};
+use rustc_hash::FxHashMap;
+
+/// A physical (printed) register: class and number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reg {
+    /// Register class.
+    pub class: Type,
+    /// Number within the class (from 1).
+    pub num: u32,
+}
+
+/// One copy `dst := src`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Copy {
+    /// Destination register.
+    pub dst: Reg,
+    /// Source register.
+    pub src: Reg,
+}
+
+/// The result of leaving SSA.
+pub struct Assignment {
+    reg: SecondaryMap<Value, Option<Reg>>,
+    /// Highest number used per class.
+    pub counts: FxHashMap<Type, u32>,
+    /// Copies to run just before an instruction (tied results).
+    pub before: FxHashMap<Inst, Vec<Copy>>,
+    /// Sequential copies for the edge `(terminator, target index)`.
+    pub edges: FxHashMap<(Inst, u32), Vec<Copy>>,
+}
+
+impl Assignment {
+    /// The register of `v`.
+    pub fn reg(&self, v: Value) -> Reg {
+        self.reg[v].unwrap_or(Reg { class: Type::B32, num: 0 })
+    }
+}
+
+const NO_GROUP: u32 = u32::MAX;
+
+/// Computes the register assignment of `func`.
+pub fn assign(func: &Function) -> Assignment {
+    let dfg = &func.dfg;
+    let nv = dfg.values.len();
+    // Group ids: hint groups first, then singletons.
+    let mut group: SecondaryMap<Value, u32> = SecondaryMap::with_capacity(nv, NO_GROUP);
+    let mut group_ty: Vec<Type> = Vec::new();
+    let mut hint_group: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut conflict: Vec<bool> = Vec::new();
+    let new_group = |ty: Type, group_ty: &mut Vec<Type>, conflict: &mut Vec<bool>| {
+        group_ty.push(ty.reg_class());
+        conflict.push(false);
+        (group_ty.len() - 1) as u32
+    };
+    let mut seen = |v: Value,
+                    group: &mut SecondaryMap<Value, u32>,
+                    group_ty: &mut Vec<Type>,
+                    conflict: &mut Vec<bool>| {
+        if group[v] != NO_GROUP {
+            return;
+        }
+        let d = &dfg.values[v];
+        let g = match d.hint {
+            Some(h) => *hint_group
+                .entry(h)
+                .or_insert_with(|| new_group(d.ty, group_ty, conflict)),
+            None => new_group(d.ty, group_ty, conflict),
+        };
+        if group_ty[g as usize] != d.ty.reg_class() {
+            conflict[g as usize] = true;
+        }
+        group[v] = g;
+    };
+    let blocks: Vec<Block> = func.layout.blocks().collect();
+    // Print-order walk: fixes group numbering order deterministically.
+    let mut order: Vec<Value> = Vec::with_capacity(nv);
+    for &b in &blocks {
+        for &p in &dfg.blocks[b].params {
+            order.push(p);
+        }
+        for i in func.layout.block_insts(b) {
+            let d = &dfg.insts[i];
+            if let Some(g) = d.guard {
+                order.push(g.pred);
+            }
+            for o in &d.operands {
+                o.for_each_value(&mut |v| order.push(v));
+            }
+            order.extend(d.ties.iter().copied());
+            order.extend(d.results.iter().copied());
+            for t in &d.targets {
+                order.extend(t.args.iter().copied());
+            }
+        }
+    }
+    for &v in &order {
+        seen(v, &mut group, &mut group_ty, &mut conflict);
+    }
+
+    let needs_check = blocks.len() > 1 || order.len() > 0;
+    if needs_check {
+        let cfg = ControlFlowGraph::compute(func);
+        let live = Liveness::compute(func, &cfg);
+        check_groups(func, &blocks, &live, &group, &mut conflict);
+    }
+
+    // Number registers in print order.
+    let mut reg: SecondaryMap<Value, Option<Reg>> = SecondaryMap::with_capacity(nv, None);
+    let mut group_reg: Vec<Option<Reg>> = vec![None; group_ty.len()];
+    let mut counts: FxHashMap<Type, u32> = FxHashMap::default();
+    for &v in &order {
+        if reg[v].is_some() {
+            continue;
+        }
+        let g = group[v] as usize;
+        let shared = !conflict[g];
+        let r = match (shared, group_reg[g]) {
+            (true, Some(r)) => r,
+            _ => {
+                let class = dfg.values[v].ty.reg_class();
+                let c = counts.entry(class).or_insert(0);
+                *c += 1;
+                let r = Reg { class, num: *c };
+                if shared {
+                    group_reg[g] = Some(r);
+                }
+                r
+            }
+        };
+        reg[v] = Some(r);
+    }
+
+    let mut a = Assignment { reg, counts, before: FxHashMap::default(), edges: FxHashMap::default() };
+    // Copies for tied results and block arguments that ended up apart.
+    for &b in &blocks {
+        for i in func.layout.block_insts(b) {
+            let d = &dfg.insts[i];
+            let mut copies = Vec::new();
+            for (&r, &t) in d.results.iter().zip(&d.ties) {
+                if a.reg(r) != a.reg(t) {
+                    copies.push(Copy { dst: a.reg(r), src: a.reg(t) });
+                }
+            }
+            if !copies.is_empty() {
+                a.before.insert(i, copies);
+            }
+            for (k, t) in d.targets.iter().enumerate() {
+                let params = &dfg.blocks[t.block].params;
+                let par: Vec<Copy> = params
+                    .iter()
+                    .zip(&t.args)
+                    .map(|(&p, &x)| Copy { dst: a.reg(p), src: a.reg(x) })
+                    .filter(|c| c.dst != c.src)
+                    .collect();
+                if !par.is_empty() {
+                    let seq = sequentialize(par, &mut a.counts);
+                    a.edges.insert((i, k as u32), seq);
+                }
+            }
+        }
+    }
+    a
+}
+
+/// Marks every group in which two members are live at the same point, or a
+/// member is defined while another is live.
+fn check_groups(
+    func: &Function,
+    blocks: &[Block],
+    live: &Liveness,
+    group: &SecondaryMap<Value, u32>,
+    conflict: &mut [bool],
+) {
+    let dfg = &func.dfg;
+    let mut count: Vec<u32> = vec![0; conflict.len()];
+    let mut set = BitSet::new(dfg.values.len());
+    let mut touched: Vec<u32> = Vec::new();
+    for &b in blocks {
+        set.copy_from(live.live_out(b));
+        for v in set.iter() {
+            let g = group[Value::new(v)];
+            if g == NO_GROUP {
+                continue;
+            }
+            count[g as usize] += 1;
+            touched.push(g);
+            if count[g as usize] > 1 {
+                conflict[g as usize] = true;
+            }
+        }
+        let mut cur = func.layout.last_inst(b);
+        while let Some(i) = cur {
+            let d = &dfg.insts[i];
+            for &r in &d.results {
+                let g = group[r] as usize;
+                let self_live = set.remove(r.index());
+                if self_live {
+                    count[g] -= 1;
+                }
+                if count[g] > 0 {
+                    conflict[g] = true;
+                }
+            }
+            d.for_each_use(|v| {
+                if set.insert(v.index()) {
+                    let g = group[v] as usize;
+                    count[g] += 1;
+                    touched.push(g as u32);
+                    if count[g] > 1 {
+                        conflict[g] = true;
+                    }
+                }
+            });
+            cur = func.layout.prev_inst(i);
+        }
+        for &p in &dfg.blocks[b].params {
+            let g = group[p] as usize;
+            if set.remove(p.index()) {
+                count[g] -= 1;
+            }
+            if count[g] > 0 {
+                conflict[g] = true;
+            }
+        }
+        for &g in &touched {
+            count[g as usize] = 0;
+        }
+        touched.clear();
+    }
+}
+
+/// Orders a parallel copy so that no source is overwritten before it is
+/// read, breaking cycles with a fresh register of the class.
+fn sequentialize(mut pending: Vec<Copy>, counts: &mut FxHashMap<Type, u32>) -> Vec<Copy> {
+    let mut out = Vec::with_capacity(pending.len() + 1);
+    while !pending.is_empty() {
+        // A copy whose destination no other pending copy reads can go now.
+        if let Some(k) =
+            (0..pending.len()).find(|&k| !pending.iter().any(|c| c.src == pending[k].dst))
+        {
+            out.push(pending.swap_remove(k));
+            continue;
+        }
+        // Only cycles remain: save one destination in a temporary.
+        let c = pending[0];
+        let n = counts.entry(c.dst.class).or_insert(0);
+        *n += 1;
+        let tmp = Reg { class: c.dst.class, num: *n };
+        out.push(Copy { dst: tmp, src: c.dst });
+        for p in pending.iter_mut() {
+            if p.src == c.dst {
+                p.src = tmp;
+            }
+        }
+    }
+    out
+}

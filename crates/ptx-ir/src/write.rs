@@ -1,0 +1,426 @@
+//! Printing PTX text out of SSA.
+//!
+//! Registers come from [`crate::regalloc`]; the printer adds the copies it
+//! asks for. A branch edge that needs copies and cannot hold them in its
+//! own block (the taken edge of a guarded branch) goes through a small
+//! trampoline block printed after the function's last block. Labels are
+//! printed for every block that had one in the source and for every block
+//! a printed branch targets; made-up labels avoid the function's own names.
+
+use crate::function::{FuncKind, Function};
+use crate::module::{Item, Module};
+use crate::op::{Opcode, Sym};
+use crate::operand::{Address, Imm, ImmKind, Operand};
+use crate::regalloc::{self, Assignment, Copy, Reg};
+use crate::types::Type;
+use crate::{Block, Inst, Value};
+use rustc_hash::FxHashSet;
+use std::fmt::{self, Write};
+
+/// Prints `module` as PTX text.
+pub fn module_to_string(module: &Module) -> String {
+    let mut s = String::new();
+    write_module(&mut s, module).expect("writing to a String cannot fail");
+    s
+}
+
+/// Prints `module` to any [`fmt::Write`].
+pub fn write_module(out: &mut impl Write, module: &Module) -> fmt::Result {
+    for item in &module.items {
+        write_item(out, item)?;
+    }
+    Ok(())
+}
+
+/// Prints one top-level item.
+pub fn write_item(out: &mut impl Write, item: &Item) -> fmt::Result {
+    match item {
+        Item::Version(a, b) => writeln!(out, ".version {a}.{b}"),
+        Item::Target(t) => writeln!(out, ".target {}", t.join(", ")),
+        Item::AddressSize(n) => writeln!(out, ".address_size {n}\n"),
+        Item::Directive(d) => writeln!(out, "{d}"),
+        Item::Var(v) => writeln!(out, "{};", v.text),
+        Item::Func(f) => write_function(out, f),
+    }
+}
+
+/// Register class print order for `.reg` declarations.
+const CLASS_ORDER: [Type; 12] = [
+    Type::Pred,
+    Type::B8,
+    Type::B16,
+    Type::B32,
+    Type::B64,
+    Type::B128,
+    Type::F16,
+    Type::F16x2,
+    Type::BF16,
+    Type::BF16x2,
+    Type::F32,
+    Type::F64,
+];
+
+fn write_signature(out: &mut impl Write, f: &Function) -> fmt::Result {
+    for l in &f.linkage {
+        write!(out, ".{l} ")?;
+    }
+    out.write_str(match f.kind {
+        FuncKind::Entry => ".entry ",
+        FuncKind::Func => ".func ",
+    })?;
+    if let Some(rets) = &f.rets {
+        out.write_char('(')?;
+        for (k, r) in rets.iter().enumerate() {
+            if k > 0 {
+                out.write_str(", ")?;
+            }
+            out.write_str(&r.text)?;
+        }
+        out.write_str(") ")?;
+    }
+    out.write_str(&f.name)?;
+    if let Some(params) = &f.params {
+        if params.is_empty() {
+            out.write_str("()")?;
+        } else {
+            out.write_str("(\n")?;
+            for (k, p) in params.iter().enumerate() {
+                let sep = if k + 1 < params.len() { "," } else { "" };
+                writeln!(out, "\t{}{sep}", p.text)?;
+            }
+            out.write_str(")")?;
+        }
+    }
+    out.write_char('\n')?;
+    for a in &f.attrs {
+        writeln!(out, "{a}")?;
+    }
+    Ok(())
+}
+
+/// Prints one function.
+pub fn write_function(out: &mut impl Write, f: &Function) -> fmt::Result {
+    write_signature(out, f)?;
+    if !f.has_body {
+        return out.write_str(";\n\n");
+    }
+    let regs = regalloc::assign(f);
+    let mut p = Printer::new(f, &regs);
+    out.write_str("{\n")?;
+    for class in CLASS_ORDER {
+        if let Some(&n) = regs.counts.get(&class) {
+            writeln!(out, "\t.reg .{} \t{}<{}>;", class.name(), class.reg_prefix(), n + 1)?;
+        }
+    }
+    for d in &f.decls {
+        writeln!(out, "\t{d};")?;
+    }
+    out.write_char('\n')?;
+    p.body(out)?;
+    out.write_str("}\n\n")
+}
+
+struct Printer<'a> {
+    f: &'a Function,
+    regs: &'a Assignment,
+    labels: Vec<Option<String>>,
+    trampolines: Vec<(String, Vec<Copy>, Block)>,
+    taken: FxHashSet<String>,
+    fresh: u32,
+    last_loc: u32,
+}
+
+impl<'a> Printer<'a> {
+    fn new(f: &'a Function, regs: &'a Assignment) -> Self {
+        let mut taken = FxHashSet::default();
+        let mut labels = vec![None; f.dfg.blocks.len()];
+        for b in f.layout.blocks() {
+            if let Some(l) = f.dfg.blocks[b].label {
+                let name = f.ops.word(l).to_string();
+                taken.insert(name.clone());
+                labels[b.as_u32() as usize] = Some(name);
+            }
+        }
+        let mut p = Printer { f, regs, labels, trampolines: Vec::new(), taken, fresh: 0, last_loc: 0 };
+        // Give a label to every block a printed branch will name.
+        let blocks: Vec<Block> = f.layout.blocks().collect();
+        for (k, &b) in blocks.iter().enumerate() {
+            let next = blocks.get(k + 1).copied();
+            let Some(t) = f.layout.last_inst(b) else { continue };
+            let d = &f.dfg.insts[t];
+            for (n, call) in d.targets.iter().enumerate() {
+                let via_copies = regs.edges.contains_key(&(t, n as u32));
+                let fall = d.guard.is_some() && n + 1 == d.targets.len();
+                let named = match f.op(t).opcode {
+                    Opcode::Bra | Opcode::Brx if !fall => true,
+                    _ => via_copies || Some(call.block) != next,
+                };
+                if named {
+                    p.label(call.block);
+                }
+            }
+        }
+        p
+    }
+
+    fn label(&mut self, b: Block) -> String {
+        if let Some(l) = &self.labels[b.as_u32() as usize] {
+            return l.clone();
+        }
+        let l = self.fresh_label();
+        self.labels[b.as_u32() as usize] = Some(l.clone());
+        l
+    }
+
+    fn fresh_label(&mut self) -> String {
+        loop {
+            self.fresh += 1;
+            let l = format!("$L__{}_{}", sanitize(&self.f.name), self.fresh);
+            if self.taken.insert(l.clone()) {
+                return l;
+            }
+        }
+    }
+
+    fn body(&mut self, out: &mut impl Write) -> fmt::Result {
+        let f = self.f;
+        let blocks: Vec<Block> = f.layout.blocks().collect();
+        for (k, &b) in blocks.iter().enumerate() {
+            let next = blocks.get(k + 1).copied();
+            if let Some(l) = &self.labels[b.as_u32() as usize] {
+                writeln!(out, "{l}:")?;
+            }
+            for i in f.layout.block_insts(b) {
+                self.inst(out, i, next)?;
+            }
+        }
+        let tramps = std::mem::take(&mut self.trampolines);
+        for (label, copies, target) in tramps {
+            writeln!(out, "{label}:")?;
+            self.copies(out, &copies)?;
+            let t = self.label(target);
+            writeln!(out, "\tbra.uni \t{t};")?;
+        }
+        Ok(())
+    }
+
+    fn reg_name(&self, r: Reg) -> RegName {
+        RegName(r)
+    }
+
+    fn copies(&self, out: &mut impl Write, copies: &[Copy]) -> fmt::Result {
+        for c in copies {
+            let ty = match c.dst.class {
+                Type::F16 | Type::BF16 | Type::B8 => "b16",
+                Type::F16x2 | Type::BF16x2 => "b32",
+                t => t.name(),
+            };
+            writeln!(out, "\tmov.{ty} \t{}, {};", self.reg_name(c.dst), self.reg_name(c.src))?;
+        }
+        Ok(())
+    }
+
+    fn inst(&mut self, out: &mut impl Write, i: Inst, next: Option<Block>) -> fmt::Result {
+        let f = self.f;
+        let d = &f.dfg.insts[i];
+        if d.loc != 0 && d.loc != self.last_loc {
+            writeln!(out, "\t.loc\t{}", f.locs[d.loc as usize])?;
+            self.last_loc = d.loc;
+        }
+        if let Some(c) = self.regs.before.get(&i) {
+            self.copies(out, c)?;
+        }
+        let info = f.ops.info(d.op);
+        let edge = |n: u32| self.regs.edges.get(&(i, n));
+        match info.opcode {
+            Opcode::Jump => {
+                let t = &d.targets[0];
+                if let Some(c) = edge(0) {
+                    self.copies(out, c)?;
+                }
+                if Some(t.block) != next {
+                    let l = self.label(t.block);
+                    writeln!(out, "\tbra.uni \t{l};")?;
+                }
+                return Ok(());
+            }
+            Opcode::Bra => {
+                let taken = d.targets[0].block;
+                let target_label = match edge(0) {
+                    Some(c) if d.guard.is_some() => {
+                        let l = self.fresh_label();
+                        self.trampolines.push((l.clone(), c.clone(), taken));
+                        l
+                    }
+                    Some(c) => {
+                        self.copies(out, c)?;
+                        self.label(taken)
+                    }
+                    None => self.label(taken),
+                };
+                self.guard(out, d.guard)?;
+                writeln!(out, "{} \t{target_label};", info.text)?;
+            }
+            _ => {
+                // Copies for brx.idx edges cannot be split per target; they
+                // run before the branch (see docs/ir.md).
+                if info.opcode == Opcode::Brx {
+                    let n = d.targets.len() - usize::from(d.guard.is_some());
+                    for k in 0..n {
+                        if let Some(c) = edge(k as u32) {
+                            self.copies(out, c)?;
+                        }
+                    }
+                }
+                self.guard(out, d.guard)?;
+                out.write_str(&info.text)?;
+                for (k, o) in d.operands.iter().enumerate() {
+                    out.write_str(if k == 0 { " \t" } else { ", " })?;
+                    self.operand(out, o)?;
+                }
+                out.write_str(";\n")?;
+            }
+        }
+        // Fall-through successor of a guarded branch, ret or exit: the last
+        // target.
+        if d.guard.is_some() && !d.targets.is_empty() {
+            let fall = d.targets.len() - 1;
+            let t = &d.targets[fall];
+            if let Some(c) = edge(fall as u32) {
+                self.copies(out, c)?;
+            }
+            if Some(t.block) != next {
+                let l = self.label(t.block);
+                writeln!(out, "\tbra.uni \t{l};")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn guard(&self, out: &mut impl Write, g: Option<crate::dfg::Guard>) -> fmt::Result {
+        out.write_char('\t')?;
+        if let Some(g) = g {
+            let bang = if g.negated { "!" } else { "" };
+            write!(out, "@{bang}{} ", self.value(g.pred))?;
+        }
+        Ok(())
+    }
+
+    fn value(&self, v: Value) -> RegName {
+        RegName(self.regs.reg(v))
+    }
+
+    fn sym(&self, s: Sym) -> &str {
+        self.f.ops.word(s)
+    }
+
+    fn operand(&self, out: &mut impl Write, o: &Operand) -> fmt::Result {
+        match o {
+            Operand::Value(v) => write!(out, "{}", self.value(*v)),
+            Operand::Not(v) => write!(out, "!{}", self.value(*v)),
+            Operand::Sel(v, s) => write!(out, "{}.{}", self.value(*v), self.sym(*s)),
+            Operand::Neg(v, s) => {
+                write!(out, "-{}", self.value(*v))?;
+                match s {
+                    Some(s) => write!(out, ".{}", self.sym(*s)),
+                    None => Ok(()),
+                }
+            }
+            Operand::Pair(a, b) => {
+                match a {
+                    Some(a) => write!(out, "{}", self.value(*a))?,
+                    None => out.write_char('_')?,
+                }
+                out.write_char('|')?;
+                match b {
+                    Some(b) => write!(out, "{}", self.value(*b)),
+                    None => out.write_char('_'),
+                }
+            }
+            Operand::Sink => out.write_char('_'),
+            Operand::Imm(imm) => write_imm(out, imm, &self.f.ops.syms),
+            Operand::Symbol(s, off) => {
+                out.write_str(self.sym(*s))?;
+                write_offset(out, *off)
+            }
+            Operand::Special(s) => out.write_str(self.sym(*s)),
+            Operand::Addr(a) => self.address(out, a),
+            Operand::Vector(v) => {
+                out.write_char('{')?;
+                self.list(out, v)?;
+                out.write_char('}')
+            }
+            Operand::List(v) => {
+                out.write_char('(')?;
+                self.list(out, v)?;
+                out.write_char(')')
+            }
+            Operand::Pinned(n, sel) => {
+                out.write_str(self.sym(*n))?;
+                if let Some(s) = sel {
+                    write!(out, ".{}", self.sym(*s))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn list(&self, out: &mut impl Write, v: &[Operand]) -> fmt::Result {
+        for (k, o) in v.iter().enumerate() {
+            if k > 0 {
+                out.write_str(", ")?;
+            }
+            self.operand(out, o)?;
+        }
+        Ok(())
+    }
+
+    fn address(&self, out: &mut impl Write, a: &Address) -> fmt::Result {
+        out.write_char('[')?;
+        self.operand(out, &a.base)?;
+        write_offset(out, a.offset)?;
+        for o in &a.rest {
+            out.write_str(", ")?;
+            self.operand(out, o)?;
+        }
+        out.write_char(']')
+    }
+}
+
+fn write_offset(out: &mut impl Write, off: i64) -> fmt::Result {
+    if off != 0 {
+        write!(out, "+{off}")?;
+    }
+    Ok(())
+}
+
+/// Prints an immediate in the notation it was written in.
+pub fn write_imm(out: &mut impl Write, imm: &Imm, syms: &crate::op::Interner) -> fmt::Result {
+    let mag = if imm.neg { imm.bits.wrapping_neg() } else { imm.bits };
+    let sign = if imm.neg { "-" } else { "" };
+    match imm.kind {
+        ImmKind::Dec => write!(out, "{sign}{mag}")?,
+        ImmKind::Hex => write!(out, "{sign}0x{mag:x}")?,
+        ImmKind::Oct => write!(out, "{sign}0{mag:o}")?,
+        ImmKind::Bin => write!(out, "{sign}0b{mag:b}")?,
+        ImmKind::F32 => return write!(out, "0f{:08X}", imm.bits as u32),
+        ImmKind::F64 => return write!(out, "0d{:016X}", imm.bits),
+        ImmKind::Float(s) => return out.write_str(syms.get(s)),
+    }
+    if imm.unsigned {
+        out.write_char('U')?;
+    }
+    Ok(())
+}
+
+struct RegName(Reg);
+
+impl fmt::Display for RegName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.0.class.reg_prefix(), self.0.num)
+    }
+}
+
+fn sanitize(name: &str) -> String {
+    name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').take(24).collect()
+}

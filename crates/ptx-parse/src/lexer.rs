@@ -1,0 +1,238 @@
+//! A streaming lexer over PTX source bytes.
+//!
+//! Tokens borrow from the source; nothing is buffered beyond the current
+//! token. Comments and whitespace are skipped, but whether a newline was
+//! crossed before a token is recorded (`.loc` and `.file` end at a line end).
+
+use crate::diag::Diagnostic;
+
+/// Kinds of token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok {
+    /// Identifier: `[A-Za-z_$%][A-Za-z0-9_$]*`.
+    Ident,
+    /// A dotted word: `.version`, `.s32`, `.x`, `.L2::cache_hint`.
+    Dot,
+    /// A number in any PTX notation (validated when converted).
+    Number,
+    /// A double-quoted string.
+    Str,
+    /// Single-character punctuation (the byte is in `Token::ch`).
+    Punct,
+    /// End of input.
+    Eof,
+}
+
+/// One token.
+#[derive(Clone, Copy, Debug)]
+pub struct Token<'s> {
+    /// Kind.
+    pub kind: Tok,
+    /// Source text.
+    pub text: &'s str,
+    /// Byte offset of the first character.
+    pub pos: u32,
+    /// Whether a newline precedes the token (since the previous one).
+    pub newline_before: bool,
+}
+
+impl Token<'_> {
+    /// Whether this is punctuation `c`.
+    #[inline]
+    pub fn is(&self, c: u8) -> bool {
+        self.kind == Tok::Punct && self.text.as_bytes()[0] == c
+    }
+}
+
+/// The lexer.
+pub struct Lexer<'s> {
+    src: &'s str,
+    bytes: &'s [u8],
+    pos: usize,
+}
+
+#[inline]
+fn ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c == b'%'
+}
+
+#[inline]
+fn ident_cont(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+impl<'s> Lexer<'s> {
+    /// A lexer at the start of `src`.
+    pub fn new(src: &'s str) -> Self {
+        Lexer { src, bytes: src.as_bytes(), pos: 0 }
+    }
+
+    /// The whole source.
+    pub fn source(&self) -> &'s str {
+        self.src
+    }
+
+    /// Current byte offset.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Skips whitespace and comments; returns whether a newline was seen.
+    fn skip_trivia(&mut self) -> Result<bool, Diagnostic> {
+        let b = self.bytes;
+        let mut nl = false;
+        loop {
+            match b.get(self.pos) {
+                Some(b'\n') => {
+                    nl = true;
+                    self.pos += 1;
+                }
+                Some(b' ' | b'\t' | b'\r' | b'\x0c') => self.pos += 1,
+                Some(b'/') if b.get(self.pos + 1) == Some(&b'/') => {
+                    match memchr(b'\n', &b[self.pos..]) {
+                        Some(k) => self.pos += k,
+                        None => self.pos = b.len(),
+                    }
+                }
+                Some(b'/') if b.get(self.pos + 1) == Some(&b'*') => {
+                    let start = self.pos;
+                    let rest = &b[self.pos + 2..];
+                    match find2(rest, b'*', b'/') {
+                        Some(k) => {
+                            if memchr(b'\n', &rest[..k]).is_some() {
+                                nl = true;
+                            }
+                            self.pos += 2 + k + 2;
+                        }
+                        None => {
+                            return Err(Diagnostic::new(start, "unterminated block comment"));
+                        }
+                    }
+                }
+                _ => return Ok(nl),
+            }
+        }
+    }
+
+    /// Lexes the next token.
+    pub fn next_token(&mut self) -> Result<Token<'s>, Diagnostic> {
+        let nl = self.skip_trivia()?;
+        let b = self.bytes;
+        let start = self.pos;
+        let tok = |kind, end: usize, lx: &mut Self| {
+            lx.pos = end;
+            Ok(Token { kind, text: &lx.src[start..end], pos: start as u32, newline_before: nl })
+        };
+        let Some(&c) = b.get(start) else {
+            return tok(Tok::Eof, start, self);
+        };
+        if ident_start(c) {
+            let mut e = start + 1;
+            while e < b.len() && ident_cont(b[e]) {
+                e += 1;
+            }
+            return tok(Tok::Ident, e, self);
+        }
+        if c == b'.' {
+            let mut e = start + 1;
+            while e < b.len() && (ident_cont(b[e]) || b[e] == b':') {
+                e += 1;
+            }
+            if e == start + 1 {
+                return Err(Diagnostic::new(start, "expected a name after '.'"));
+            }
+            return tok(Tok::Dot, e, self);
+        }
+        if c.is_ascii_digit() {
+            let mut e = start + 1;
+            while e < b.len() {
+                let d = b[e];
+                let exp_sign = (d == b'+' || d == b'-')
+                    && matches!(b[e - 1], b'e' | b'E')
+                    && !(b[start..e].starts_with(b"0x") || b[start..e].starts_with(b"0X"))
+                    && !matches!(b.get(start + 1), Some(b'f' | b'F' | b'd' | b'D'));
+                if d.is_ascii_alphanumeric() || d == b'.' || d == b'_' || exp_sign {
+                    e += 1;
+                } else {
+                    break;
+                }
+            }
+            return tok(Tok::Number, e, self);
+        }
+        if c == b'"' {
+            let mut e = start + 1;
+            loop {
+                match b.get(e) {
+                    Some(b'"') => return tok(Tok::Str, e + 1, self),
+                    Some(b'\\') => e += 2,
+                    Some(b'\n') | None => {
+                        return Err(Diagnostic::new(start, "unterminated string"));
+                    }
+                    Some(_) => e += 1,
+                }
+            }
+        }
+        if b",;:{}[]()+-|!@<>=*~^&/".contains(&c) {
+            return tok(Tok::Punct, start + 1, self);
+        }
+        Err(Diagnostic::new(start, unexpected_char(&self.src[start..])))
+    }
+
+    /// Reads an instruction spelling `mnemonic(.word)*` starting at the
+    /// current position, which must directly follow an identifier already
+    /// lexed from `start`.
+    pub fn opcode_tail(&mut self, start: usize) -> &'s str {
+        let b = self.bytes;
+        let mut e = self.pos;
+        while e < b.len() && b[e] == b'.' {
+            let mut k = e + 1;
+            while k < b.len() && (ident_cont(b[k]) || b[k] == b':') {
+                k += 1;
+            }
+            if k == e + 1 {
+                break;
+            }
+            e = k;
+        }
+        self.pos = e;
+        &self.src[start..e]
+    }
+
+    /// Skips to the end of the current line (for directives kept as text).
+    pub fn rest_of_line(&mut self) -> &'s str {
+        let start = self.pos;
+        let end = memchr(b'\n', &self.bytes[start..]).map_or(self.bytes.len(), |k| start + k);
+        self.pos = end;
+        &self.src[start..end]
+    }
+
+    /// Sets the position (used to re-lex after a raw scan).
+    pub fn set_offset(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+}
+
+fn unexpected_char(rest: &str) -> String {
+    match rest.chars().next() {
+        Some('\0') => "unexpected character NUL (0x00)".to_string(),
+        Some(ch) if ch.is_ascii_graphic() => format!("unexpected character '{ch}'"),
+        Some(ch) => format!("unexpected character U+{:04X}", ch as u32),
+        None => "unexpected end of file".to_string(),
+    }
+}
+
+#[inline]
+fn memchr(c: u8, s: &[u8]) -> Option<usize> {
+    s.iter().position(|&x| x == c)
+}
+
+fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
+    let mut i = 0;
+    while i + 1 < s.len() {
+        if s[i] == a && s[i + 1] == b {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}

@@ -1,0 +1,1419 @@
+//! The PTX parser: module items, function signatures and bodies.
+//!
+//! Reads one token ahead (two where a label must be told from an
+//! instruction), builds each function body straight into the IR with
+//! register operands standing for source registers, then hands it to
+//! [`crate::ssa`]. Items are produced one at a time, so a caller can print
+//! each function and drop it before the next is read.
+//!
+//! The first error ends parsing; it points at the offending token.
+
+use crate::diag::Diagnostic;
+use crate::lexer::{Lexer, Tok, Token};
+use crate::mnemonics::{is_mnemonic, is_special_register};
+use crate::number::parse_literal;
+use crate::ssa::{self, Var};
+use ptx_ir::entity::EntityRef;
+use ptx_ir::verify::{bool_form, operand_counts, operand_type_mismatch};
+use ptx_ir::{
+    Address, Block, BlockCall, FuncKind, Function, GlobalVar, Guard, Imm, Inst, InstData, Item,
+    Module, Opcode, Operand, ParamDecl, Sym, Type, Value,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+
+/// Parses a whole module.
+pub fn parse_module(src: &str) -> Result<Module, Diagnostic> {
+    let mut p = Parser::new(src)?;
+    let mut m = Module::default();
+    while let Some(item) = p.next_item()? {
+        m.items.push(item);
+    }
+    Ok(m)
+}
+
+/// Parses module bytes, reporting invalid UTF-8 at its first bad byte.
+pub fn parse_bytes(src: &[u8]) -> Result<Module, Diagnostic> {
+    parse_module(check_utf8(src)?)
+}
+
+/// Checks that `src` is UTF-8.
+pub fn check_utf8(src: &[u8]) -> Result<&str, Diagnostic> {
+    std::str::from_utf8(src).map_err(|e| {
+        let bad = src.get(e.valid_up_to()).copied().unwrap_or(0);
+        Diagnostic::new(e.valid_up_to(), format!("invalid UTF-8 byte 0x{bad:02x} in input"))
+    })
+}
+
+/// A streaming module parser.
+pub struct Parser<'s> {
+    lex: Lexer<'s>,
+    tok: Token<'s>,
+    peeked: Option<Token<'s>>,
+    globals: FxHashSet<&'s str>,
+    defined: FxHashSet<&'s str>,
+    state: Header,
+}
+
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum Header {
+    Start,
+    AfterVersion,
+    Body,
+}
+
+const LINKAGE: &[&str] = &[".visible", ".extern", ".weak", ".common"];
+const VAR_SPACES: &[&str] = &[".global", ".shared", ".const", ".local", ".tex"];
+const FUNC_ATTRS: &[&str] = &[
+    ".maxntid",
+    ".reqntid",
+    ".minnctapersm",
+    ".maxnctapersm",
+    ".maxnreg",
+    ".noreturn",
+    ".maxclusterrank",
+    ".reqnctapercluster",
+    ".explicitcluster",
+    ".blocksareclusters",
+    ".abi_preserve",
+    ".abi_preserve_control",
+];
+
+impl<'s> Parser<'s> {
+    /// A parser at the start of `src`.
+    pub fn new(src: &'s str) -> Result<Self, Diagnostic> {
+        let mut lex = Lexer::new(src);
+        let tok = lex.next_token()?;
+        Ok(Parser {
+            lex,
+            tok,
+            peeked: None,
+            globals: FxHashSet::default(),
+            defined: FxHashSet::default(),
+            state: Header::Start,
+        })
+    }
+
+    fn bump(&mut self) -> Result<Token<'s>, Diagnostic> {
+        let t = self.tok;
+        self.tok = match self.peeked.take() {
+            Some(p) => p,
+            None => self.lex.next_token()?,
+        };
+        Ok(t)
+    }
+
+    fn peek(&mut self) -> Result<Token<'s>, Diagnostic> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.lex.next_token()?);
+        }
+        Ok(self.peeked.unwrap())
+    }
+
+    fn err<T>(&self, t: Token, msg: impl Into<String>) -> Result<T, Diagnostic> {
+        Err(Diagnostic::new(t.pos as usize, msg))
+    }
+
+    fn describe(t: &Token) -> String {
+        match t.kind {
+            Tok::Eof => "end of file".into(),
+            _ => format!("'{}'", t.text),
+        }
+    }
+
+    fn expect(&mut self, c: u8) -> Result<Token<'s>, Diagnostic> {
+        if self.tok.is(c) {
+            return self.bump();
+        }
+        let found = Self::describe(&self.tok);
+        self.err(self.tok, format!("expected '{}', found {found}", c as char))
+    }
+
+    /// The next top-level item, or `None` at the end of the module.
+    pub fn next_item(&mut self) -> Result<Option<Item>, Diagnostic> {
+        let t = self.tok;
+        match self.state {
+            Header::Start => {
+                if t.kind != Tok::Dot || t.text != ".version" {
+                    let found = Self::describe(&t);
+                    return self.err(t, format!("expected '.version' directive, found {found}"));
+                }
+                self.bump()?;
+                let n = self.bump()?;
+                let ok = n.kind == Tok::Number || (n.kind == Tok::Dot && false);
+                let parsed = n.text.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+                match parsed {
+                    Some((a, b)) if ok => {
+                        self.state = Header::AfterVersion;
+                        return Ok(Some(Item::Version(a, b)));
+                    }
+                    _ => return self.err(n, format!("invalid PTX version {}: expected 'major.minor'", Self::describe(&n))),
+                }
+            }
+            Header::AfterVersion => {
+                if t.kind != Tok::Dot || t.text != ".target" {
+                    let found = Self::describe(&t);
+                    return self.err(t, format!("expected '.target' directive after '.version', found {found}"));
+                }
+                self.bump()?;
+                let mut words = Vec::new();
+                loop {
+                    let w = self.bump()?;
+                    if w.kind != Tok::Ident {
+                        return self.err(w, format!("expected a target name, found {}", Self::describe(&w)));
+                    }
+                    words.push(w.text.into());
+                    if !self.tok.is(b',') {
+                        break;
+                    }
+                    self.bump()?;
+                }
+                self.state = Header::Body;
+                return Ok(Some(Item::Target(words)));
+            }
+            Header::Body => {}
+        }
+        match t.kind {
+            Tok::Eof => Ok(None),
+            Tok::Dot => self.directive().map(Some),
+            Tok::Ident => {
+                if self.peek()?.is(b':') {
+                    self.err(t, "label outside of a function")
+                } else {
+                    self.err(t, "instruction outside of a function")
+                }
+            }
+            _ => self.err(t, format!("unexpected {} at module scope", Self::describe(&t))),
+        }
+    }
+
+    fn directive(&mut self) -> Result<Item, Diagnostic> {
+        let t = self.tok;
+        match t.text {
+            ".address_size" => {
+                self.bump()?;
+                let n = self.bump()?;
+                match n.text {
+                    "32" => Ok(Item::AddressSize(32)),
+                    "64" => Ok(Item::AddressSize(64)),
+                    _ => self.err(n, format!("invalid address size {}: expected 32 or 64", Self::describe(&n))),
+                }
+            }
+            ".file" => {
+                self.bump()?;
+                let toks = self.rest_of_line_tokens()?;
+                Ok(Item::Directive(format!("\t.file\t{}", join_tokens(&toks)).into()))
+            }
+            ".section" => self.section(),
+            ".pragma" | ".alias" => {
+                let toks = self.tokens_until_semicolon()?;
+                Ok(Item::Directive(format!("{};", join_tokens(&toks)).into()))
+            }
+            ".version" | ".target" => self.err(t, format!("duplicate '{}' directive", t.text)),
+            _ => {
+                let mut linkage = Vec::new();
+                while LINKAGE.contains(&self.tok.text) && self.tok.kind == Tok::Dot {
+                    linkage.push(self.bump()?);
+                }
+                let k = self.tok;
+                match k.text {
+                    ".entry" | ".func" if k.kind == Tok::Dot => {
+                        self.function(linkage.iter().map(|l| l.text[1..].into()).collect())
+                    }
+                    s if k.kind == Tok::Dot && VAR_SPACES.contains(&s) => self.variable(&linkage),
+                    _ if !linkage.is_empty() => {
+                        self.err(k, format!("expected '.entry', '.func' or a variable after linkage, found {}", Self::describe(&k)))
+                    }
+                    _ => self.err(k, format!("unknown directive '{}'", k.text)),
+                }
+            }
+        }
+    }
+
+    fn rest_of_line_tokens(&mut self) -> Result<Vec<Token<'s>>, Diagnostic> {
+        let mut v = Vec::new();
+        while self.tok.kind != Tok::Eof && !self.tok.newline_before {
+            v.push(self.bump()?);
+        }
+        Ok(v)
+    }
+
+    fn tokens_until_semicolon(&mut self) -> Result<Vec<Token<'s>>, Diagnostic> {
+        let mut v = Vec::new();
+        let mut depth = 0i32;
+        loop {
+            let t = self.tok;
+            match t.kind {
+                Tok::Eof => return self.err(t, "unexpected end of file; expected ';'"),
+                Tok::Punct if t.is(b';') && depth == 0 => {
+                    self.bump()?;
+                    return Ok(v);
+                }
+                Tok::Punct if t.is(b'{') || t.is(b'(') || t.is(b'[') => depth += 1,
+                Tok::Punct if t.is(b'}') || t.is(b')') || t.is(b']') => depth -= 1,
+                _ => {}
+            }
+            if depth < 0 {
+                return self.err(t, format!("unbalanced {}", Self::describe(&t)));
+            }
+            v.push(self.bump()?);
+        }
+    }
+
+    fn section(&mut self) -> Result<Item, Diagnostic> {
+        // The lexer sits right after `.section`; scan the body as raw text.
+        debug_assert!(self.peeked.is_none());
+        let name = self.lex.next_token()?;
+        if name.kind != Tok::Dot && name.kind != Tok::Ident {
+            return self.err(name, "expected a section name");
+        }
+        let open = self.lex.next_token()?;
+        if !open.is(b'{') {
+            return self.err(open, format!("expected '{{' after section name, found {}", Self::describe(&open)));
+        }
+        let src = self.lex_src();
+        let bytes = src.as_bytes();
+        let mut i = open.pos as usize + 1;
+        let mut depth = 1;
+        let body_start = i;
+        let mut text = String::new();
+        while depth > 0 {
+            match bytes.get(i) {
+                None => return Err(Diagnostic::new(bytes.len(), "unexpected end of file in '.section'; expected '}'")),
+                Some(b'/') if bytes.get(i + 1) == Some(&b'/') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                Some(b'/') if bytes.get(i + 1) == Some(&b'*') => {
+                    let rest = &src[i + 2..];
+                    match rest.find("*/") {
+                        Some(k) => i += 2 + k + 2,
+                        None => return Err(Diagnostic::new(i, "unterminated block comment")),
+                    }
+                    continue;
+                }
+                Some(b'"') => {
+                    let s = i;
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                    if bytes.get(i) != Some(&b'"') {
+                        return Err(Diagnostic::new(s, "unterminated string"));
+                    }
+                    text.push_str(&src[s..=i]);
+                    i += 1;
+                    continue;
+                }
+                Some(b'{') => depth += 1,
+                Some(b'}') => depth -= 1,
+                Some(_) => {}
+            }
+            if depth > 0 {
+                text.push(bytes[i] as char);
+            }
+            i += 1;
+        }
+        let _ = body_start;
+        self.lex.set_offset(i);
+        self.tok = self.lex.next_token()?;
+        let mut out = format!("\t.section\t{}\n\t{{", name.text);
+        for line in text.lines() {
+            let l = line.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !l.is_empty() {
+                out.push('\n');
+                out.push_str(&l);
+            }
+        }
+        out.push_str("\n\t}");
+        Ok(Item::Directive(out.into()))
+    }
+
+    fn lex_src(&self) -> &'s str {
+        self.lex.source()
+    }
+
+    fn variable(&mut self, linkage: &[Token<'s>]) -> Result<Item, Diagnostic> {
+        let toks = self.tokens_until_semicolon()?;
+        let mut name = None;
+        let mut depth = 0;
+        for t in &toks {
+            if t.is(b'=') {
+                break;
+            }
+            if t.is(b'[') {
+                depth += 1;
+            } else if t.is(b']') {
+                depth -= 1;
+            } else if t.kind == Tok::Ident && depth == 0 {
+                self.globals.insert(t.text);
+                name.get_or_insert(t.text);
+            }
+        }
+        let Some(name) = name else {
+            let at = toks.last().copied().unwrap_or(self.tok);
+            return self.err(at, "expected a variable name");
+        };
+        let mut all: Vec<Token> = linkage.to_vec();
+        all.extend(toks);
+        Ok(Item::Var(GlobalVar { name: name.into(), text: join_tokens(&all).into() }))
+    }
+
+    fn param_list(&mut self, b: &mut FnBuilder<'s>) -> Result<Vec<ParamDecl>, Diagnostic> {
+        self.expect(b'(')?;
+        let mut out = Vec::new();
+        if self.tok.is(b')') {
+            self.bump()?;
+            return Ok(out);
+        }
+        loop {
+            let mut toks = Vec::new();
+            let mut depth = 0;
+            loop {
+                let t = self.tok;
+                if t.kind == Tok::Eof {
+                    return self.err(t, "unexpected end of file in parameter list");
+                }
+                if depth == 0 && (t.is(b',') || t.is(b')')) {
+                    break;
+                }
+                if depth == 0 && (t.is(b'{') || t.is(b';')) {
+                    return self.err(t, format!("expected ')' to end the parameter list, found {}", Self::describe(&t)));
+                }
+                if t.is(b'[') {
+                    depth += 1;
+                } else if t.is(b']') {
+                    depth -= 1;
+                }
+                toks.push(self.bump()?);
+            }
+            let name = toks.iter().rev().find(|t| t.kind == Tok::Ident).copied();
+            let Some(name) = name else {
+                return self.err(self.tok, "expected a parameter name");
+            };
+            if toks.first().map(|t| t.text) == Some(".reg") {
+                let sym = b.func.ops.sym(name.text);
+                b.scopes[0].regs.insert(name.text, RegDecl::Pinned(sym));
+            } else {
+                let sym = b.func.ops.sym(name.text);
+                b.scopes[0].syms.insert(name.text, sym);
+            }
+            out.push(ParamDecl { text: join_tokens(&toks).into(), name: name.text.into() });
+            if self.bump()?.is(b')') {
+                return Ok(out);
+            }
+        }
+    }
+
+    fn function(&mut self, linkage: Vec<Box<str>>) -> Result<Item, Diagnostic> {
+        let kw = self.bump()?;
+        let kind = if kw.text == ".entry" { FuncKind::Entry } else { FuncKind::Func };
+        let mut b = FnBuilder::new();
+        let rets = if self.tok.is(b'(') { Some(self.param_list(&mut b)?) } else { None };
+        let name = self.tok;
+        if name.kind != Tok::Ident {
+            return self.err(name, format!("expected function name, found {}", Self::describe(&name)));
+        }
+        self.bump()?;
+        self.globals.insert(name.text);
+        b.func.name = name.text.into();
+        b.func.kind = kind;
+        b.func.linkage = linkage;
+        b.func.rets = rets;
+        b.func.params = if self.tok.is(b'(') { Some(self.param_list(&mut b)?) } else { None };
+        while self.tok.kind == Tok::Dot && (FUNC_ATTRS.contains(&self.tok.text) || self.tok.text == ".pragma") {
+            let d = self.bump()?;
+            let mut toks = vec![d];
+            if d.text == ".pragma" {
+                toks.extend(self.tokens_until_semicolon()?);
+                let mut s = join_tokens(&toks);
+                s.push(';');
+                b.func.attrs.push(s.into());
+                continue;
+            }
+            while matches!(self.tok.kind, Tok::Number) || self.tok.is(b',') {
+                toks.push(self.bump()?);
+            }
+            b.func.attrs.push(join_tokens(&toks).into());
+        }
+        if self.tok.is(b';') {
+            self.bump()?;
+            return Ok(Item::Func(Box::new(b.func)));
+        }
+        if !self.tok.is(b'{') {
+            let found = Self::describe(&self.tok);
+            return self.err(self.tok, format!("expected '{{' or ';' after function signature, found {found}"));
+        }
+        if !self.defined.insert(name.text) {
+            return self.err(name, format!("duplicate definition of function '{}'", name.text));
+        }
+        self.bump()?;
+        b.func.has_body = true;
+        self.body(&mut b)?;
+        let vars = std::mem::take(&mut b.vars);
+        let mut f = b.func;
+        ssa::build(&mut f, &vars);
+        Ok(Item::Func(Box::new(f)))
+    }
+}
+
+/// How a register name resolves.
+#[derive(Clone, Copy, Debug)]
+enum RegDecl {
+    Var(u32),
+    Pinned(Sym),
+}
+
+#[derive(Default)]
+struct Scope<'s> {
+    id: u32,
+    regs: FxHashMap<&'s str, RegDecl>,
+    /// Range declarations `%r<N>`: prefix → (range id, count).
+    ranges: FxHashMap<&'s str, (u32, u32)>,
+    syms: FxHashMap<&'s str, Sym>,
+}
+
+struct PendingTarget<'s> {
+    inst: Inst,
+    slot: usize,
+    label: &'s str,
+    scope: u32,
+    pos: u32,
+}
+
+struct BranchTable<'s> {
+    labels: Vec<(Token<'s>, u32)>,
+}
+
+/// A function under construction.
+struct FnBuilder<'s> {
+    func: Function,
+    vars: Vec<Var>,
+    ranges: Vec<Type>,
+    range_vars: FxHashMap<(u32, u32), u32>,
+    scopes: Vec<Scope<'s>>,
+    scope_parent: Vec<u32>,
+    labels: FxHashMap<(u32, &'s str), Block>,
+    pending: Vec<PendingTarget<'s>>,
+    tables: FxHashMap<Sym, BranchTable<'s>>,
+    local_names: FxHashSet<String>,
+    entry: Block,
+    cur: Option<Block>,
+    loc: u32,
+    /// Whether `loc` has not been attached to an instruction yet.
+    loc_pending: bool,
+    loc_ids: FxHashMap<String, u32>,
+}
+
+impl<'s> FnBuilder<'s> {
+    fn new() -> Self {
+        let mut func = Function::new("", FuncKind::Func);
+        let entry = func.dfg.make_block();
+        func.layout.append_block(entry);
+        FnBuilder {
+            func,
+            vars: Vec::new(),
+            ranges: Vec::new(),
+            range_vars: FxHashMap::default(),
+            scopes: vec![Scope::default()],
+            scope_parent: vec![u32::MAX],
+            labels: FxHashMap::default(),
+            pending: Vec::new(),
+            tables: FxHashMap::default(),
+            local_names: FxHashSet::default(),
+            entry,
+            cur: Some(entry),
+            loc: 0,
+            loc_pending: false,
+            loc_ids: FxHashMap::default(),
+        }
+    }
+
+    fn scope_id(&self) -> u32 {
+        self.scopes.last().map_or(0, |s| s.id)
+    }
+
+    fn lookup_reg(&mut self, name: &str) -> Option<RegDecl> {
+        let split = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        let idx: Option<u32> = if split.len() < name.len() { name[split.len()..].parse().ok() } else { None };
+        for k in (0..self.scopes.len()).rev() {
+            let s = &self.scopes[k];
+            if let Some(&r) = s.regs.get(name) {
+                return Some(r);
+            }
+            if let (Some(n), Some(&(range, count))) = (idx, s.ranges.get(split)) {
+                if n < count {
+                    let ty = self.ranges[range as usize];
+                    let vars = &mut self.vars;
+                    let v = *self.range_vars.entry((range, n)).or_insert_with(|| {
+                        vars.push(Var { ty });
+                        (vars.len() - 1) as u32
+                    });
+                    return Some(RegDecl::Var(v));
+                }
+            }
+        }
+        None
+    }
+
+    fn lookup_sym(&self, name: &str) -> Option<Sym> {
+        self.scopes.iter().rev().find_map(|s| s.syms.get(name).copied())
+    }
+
+    fn unique_name(&mut self, name: &str) -> String {
+        let mut n = name.to_string();
+        let mut k = 0;
+        while !self.local_names.insert(n.clone()) {
+            k += 1;
+            n = format!("{name}_{k}");
+        }
+        n
+    }
+
+    fn new_block(&mut self) -> Block {
+        let b = self.func.dfg.make_block();
+        self.func.layout.append_block(b);
+        b
+    }
+
+    /// The block instructions go to now.
+    fn block(&mut self) -> Block {
+        match self.cur {
+            Some(b) => b,
+            None => {
+                let b = self.new_block();
+                self.cur = Some(b);
+                b
+            }
+        }
+    }
+
+    fn jump_to(&mut self, from: Block, to: Block) {
+        let op = self.func.ops.intern(Opcode::Jump, &[]);
+        let mut d = InstData::new(op, SmallVec::new());
+        d.targets.push(BlockCall::new(to));
+        let i = self.func.dfg.insts.push(d);
+        self.func.layout.append_inst(i, from);
+    }
+
+    fn append(&mut self, d: InstData) -> Inst {
+        self.loc_pending = false;
+        let b = self.block();
+        let i = self.func.dfg.insts.push(d);
+        self.func.layout.append_inst(i, b);
+        i
+    }
+}
+
+/// Terminator kinds the parser handles itself.
+fn is_branch(m: &str) -> bool {
+    matches!(m, "bra" | "ret" | "exit" | "brx")
+}
+
+impl<'s> Parser<'s> {
+    fn body(&mut self, b: &mut FnBuilder<'s>) -> Result<(), Diagnostic> {
+        let mut next_scope = 1u32;
+        loop {
+            let t = self.tok;
+            match t.kind {
+                Tok::Eof => return self.err(t, "unexpected end of file; expected '}'"),
+                Tok::Punct if t.is(b'}') => {
+                    self.bump()?;
+                    if b.scopes.len() == 1 {
+                        break;
+                    }
+                    b.scopes.pop();
+                }
+                Tok::Punct if t.is(b'{') => {
+                    self.bump()?;
+                    let parent = b.scope_id();
+                    b.scopes.push(Scope { id: next_scope, ..Default::default() });
+                    b.scope_parent.push(parent);
+                    next_scope += 1;
+                }
+                Tok::Punct if t.is(b'@') => {
+                    self.bump()?;
+                    let g = self.guard(b)?;
+                    self.instruction(b, Some(g))?;
+                }
+                Tok::Dot => self.body_directive(b)?,
+                Tok::Ident => {
+                    let n = self.peek()?;
+                    if n.is(b':') {
+                        self.bump()?;
+                        self.bump()?;
+                        if self.tok.kind == Tok::Dot
+                            && matches!(self.tok.text, ".callprototype" | ".branchtargets" | ".calltargets")
+                        {
+                            self.label_decl(b, t)?;
+                        } else {
+                            self.label(b, t)?;
+                        }
+                    } else {
+                        self.instruction(b, None)?;
+                    }
+                }
+                _ => return self.err(t, format!("unexpected {} in function body", Self::describe(&t))),
+            }
+        }
+        self.finish(b)
+    }
+
+    fn finish(&mut self, b: &mut FnBuilder<'s>) -> Result<(), Diagnostic> {
+        if let Some(cur) = b.cur {
+            let op = b.func.ops.intern_text("ret");
+            let i = b.func.dfg.insts.push(InstData::new(op, SmallVec::new()));
+            b.func.layout.append_inst(i, cur);
+        }
+        // Resolve branch targets through the scope chain.
+        let pending = std::mem::take(&mut b.pending);
+        for p in pending {
+            let mut s = p.scope;
+            let target = loop {
+                if let Some(&blk) = b.labels.get(&(s, p.label)) {
+                    break Some(blk);
+                }
+                if s == 0 {
+                    break None;
+                }
+                s = b.scope_parent[s as usize];
+            };
+            match target {
+                Some(blk) => b.func.dfg.insts[p.inst].targets[p.slot].block = blk,
+                None => {
+                    return Err(Diagnostic::new(p.pos as usize, format!("use of undefined label '{}'", p.label)));
+                }
+            }
+        }
+        // Make label names unique within the function.
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        let blocks: Vec<Block> = b.func.layout.blocks().collect();
+        for blk in blocks {
+            if let Some(l) = b.func.dfg.blocks[blk].label {
+                let name = b.func.ops.word(l).to_string();
+                let mut n = name.clone();
+                let mut k = 0;
+                while !seen.insert(n.clone()) {
+                    k += 1;
+                    n = format!("{name}_{k}");
+                }
+                if n != name {
+                    b.func.dfg.blocks[blk].label = Some(b.func.ops.sym(&n));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn label(&mut self, b: &mut FnBuilder<'s>, t: Token<'s>) -> Result<(), Diagnostic> {
+        let scope = b.scope_id();
+        let blk = match b.cur {
+            Some(c)
+                if c != b.entry
+                    && b.func.layout.first_inst(c).is_none()
+                    && b.func.dfg.blocks[c].label.is_none() =>
+            {
+                c
+            }
+            Some(c) => {
+                let nb = b.new_block();
+                b.jump_to(c, nb);
+                nb
+            }
+            None => b.new_block(),
+        };
+        if b.labels.insert((scope, t.text), blk).is_some() {
+            return self.err(t, format!("duplicate label '{}'", t.text));
+        }
+        b.func.dfg.blocks[blk].label = Some(b.func.ops.sym(t.text));
+        b.cur = Some(blk);
+        Ok(())
+    }
+
+    fn label_decl(&mut self, b: &mut FnBuilder<'s>, name: Token<'s>) -> Result<(), Diagnostic> {
+        let kind = self.bump()?;
+        let toks = self.tokens_until_semicolon()?;
+        let unique = b.unique_name(name.text);
+        let sym = b.func.ops.sym(&unique);
+        let scope = b.scope_id();
+        if b.scopes.last_mut().unwrap().syms.insert(name.text, sym).is_some() {
+            return self.err(name, format!("duplicate declaration of '{}'", name.text));
+        }
+        if kind.text == ".branchtargets" {
+            let labels = toks.iter().filter(|t| t.kind == Tok::Ident).map(|t| (*t, scope)).collect();
+            b.tables.insert(sym, BranchTable { labels });
+        }
+        b.func.decls.push(format!("{unique}: {} {}", kind.text, join_tokens(&toks)).into());
+        Ok(())
+    }
+
+    fn body_directive(&mut self, b: &mut FnBuilder<'s>) -> Result<(), Diagnostic> {
+        let t = self.tok;
+        match t.text {
+            ".reg" => self.reg_decl(b),
+            ".param" | ".local" | ".shared" | ".const" | ".global" => {
+                let toks = self.tokens_until_semicolon()?;
+                let mut depth = 0;
+                let name_at = toks.iter().position(|x| {
+                    if x.is(b'[') {
+                        depth += 1;
+                    } else if x.is(b']') {
+                        depth -= 1;
+                    }
+                    x.kind == Tok::Ident && depth == 0
+                });
+                let Some(k) = name_at else {
+                    return self.err(t, "expected a variable name in declaration");
+                };
+                let name = toks[k];
+                let unique = b.unique_name(name.text);
+                let sym = b.func.ops.sym(&unique);
+                if b.scopes.last_mut().unwrap().syms.insert(name.text, sym).is_some() {
+                    return self.err(name, format!("duplicate declaration of '{}'", name.text));
+                }
+                let mut text = join_tokens(&toks[..k]);
+                let rest = join_tokens(&toks[k + 1..]);
+                text.push(' ');
+                text.push_str(&unique);
+                if !rest.is_empty() {
+                    if !rest.starts_with('[') {
+                        text.push(' ');
+                    }
+                    text.push_str(&rest);
+                }
+                b.func.decls.push(text.into());
+                Ok(())
+            }
+            ".loc" => {
+                self.bump()?;
+                let toks = self.rest_of_line_tokens()?;
+                let mut text = join_tokens(&toks);
+                // Consecutive `.loc`s with no instruction between are all
+                // kept (a later `inlined_at` may name any of them).
+                if b.loc_pending && b.loc != 0 {
+                    text = format!("{}\n\t.loc\t{text}", b.func.locs[b.loc as usize]);
+                }
+                b.loc_pending = true;
+                let next = b.func.locs.len() as u32;
+                let id = *b.loc_ids.entry(text.clone()).or_insert(next);
+                if id == next {
+                    b.func.locs.push(text.into());
+                }
+                b.loc = id;
+                Ok(())
+            }
+            ".pragma" => {
+                self.bump()?;
+                let toks = self.tokens_until_semicolon()?;
+                let op = b.func.ops.intern_text(".pragma");
+                let sym = b.func.ops.sym(&join_tokens(&toks));
+                let mut d = InstData::new(op, SmallVec::from_elem(Operand::Symbol(sym, 0), 1));
+                d.pos = t.pos;
+                d.loc = b.loc;
+                b.append(d);
+                Ok(())
+            }
+            _ => self.err(t, format!("unknown directive '{}'", t.text)),
+        }
+    }
+
+    fn reg_decl(&mut self, b: &mut FnBuilder<'s>) -> Result<(), Diagnostic> {
+        let start = self.bump()?;
+        let mut vector = None;
+        if matches!(self.tok.text, ".v2" | ".v4" | ".v8") && self.tok.kind == Tok::Dot {
+            vector = Some(self.bump()?);
+        }
+        let tt = self.bump()?;
+        let ty = match (tt.kind, tt.text.strip_prefix('.').and_then(Type::from_name)) {
+            (Tok::Dot, Some(t)) => t,
+            _ => return self.err(tt, format!("unknown register type {}", Self::describe(&tt))),
+        };
+        loop {
+            let name = self.bump()?;
+            if name.kind != Tok::Ident {
+                return self.err(name, format!("expected a register name, found {}", Self::describe(&name)));
+            }
+            let mut count = None;
+            if self.tok.is(b'<') {
+                self.bump()?;
+                let n = self.bump()?;
+                let c: u32 = match (n.kind, n.text.parse()) {
+                    (Tok::Number, Ok(c)) => c,
+                    _ => return self.err(n, "expected a register count"),
+                };
+                if !self.tok.is(b'>') {
+                    return self.err(self.tok, format!("expected '>', found {}", Self::describe(&self.tok)));
+                }
+                self.bump()?;
+                count = Some(c);
+            }
+            if self.duplicate_reg(b, name.text, count) {
+                return self.err(name, format!("duplicate register '{}'", name.text));
+            }
+            let scope = b.scopes.last_mut().unwrap();
+            match (vector, count) {
+                (Some(v), _) => {
+                    let text = match count {
+                        Some(c) => format!(".reg {} .{} {}<{c}>", v.text, ty.name(), name.text),
+                        None => format!(".reg {} .{} {}", v.text, ty.name(), name.text),
+                    };
+                    let sym = b.func.ops.sym(name.text);
+                    b.scopes.last_mut().unwrap().regs.insert(name.text, RegDecl::Pinned(sym));
+                    b.func.decls.push(text.into());
+                }
+                (None, Some(c)) => {
+                    let id = b.ranges.len() as u32;
+                    b.ranges.push(ty);
+                    scope.ranges.insert(name.text, (id, c));
+                }
+                (None, None) => {
+                    b.vars.push(Var { ty });
+                    let v = (b.vars.len() - 1) as u32;
+                    b.scopes.last_mut().unwrap().regs.insert(name.text, RegDecl::Var(v));
+                }
+            }
+            let sep = self.bump()?;
+            if sep.is(b';') {
+                break;
+            }
+            if !sep.is(b',') {
+                return self.err(sep, format!("expected ',' or ';' in '.reg' declaration, found {}", Self::describe(&sep)));
+            }
+        }
+        let _ = start;
+        Ok(())
+    }
+
+    fn duplicate_reg(&self, b: &FnBuilder<'s>, name: &str, count: Option<u32>) -> bool {
+        let s = b.scopes.last().unwrap();
+        if s.regs.contains_key(name) {
+            return true;
+        }
+        match count {
+            Some(c) => {
+                s.ranges.contains_key(name)
+                    || s.regs.keys().any(|r| {
+                        r.strip_prefix(name).and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n < c)
+                    })
+            }
+            None => {
+                let split = name.trim_end_matches(|c: char| c.is_ascii_digit());
+                split.len() < name.len()
+                    && name[split.len()..].parse::<u32>().ok().is_some_and(|n| {
+                        s.ranges.get(split).is_some_and(|&(_, c)| n < c)
+                    })
+            }
+        }
+    }
+
+    fn guard(&mut self, b: &mut FnBuilder<'s>) -> Result<(Guard, u32), Diagnostic> {
+        let mut negated = false;
+        if self.tok.is(b'!') {
+            self.bump()?;
+            negated = true;
+        }
+        let r = self.tok;
+        let var = match (r.kind, r.kind == Tok::Ident && true) {
+            (Tok::Ident, _) => match b.lookup_reg(r.text) {
+                Some(RegDecl::Var(v)) => v,
+                _ => {
+                    return self.err(r, format!("expected a predicate register after '@', found {}", Self::describe(&r)))
+                }
+            },
+            _ => return self.err(r, format!("expected a predicate register after '@', found {}", Self::describe(&r))),
+        };
+        if b.vars[var as usize].ty != Type::Pred {
+            return self.err(r, format!("guard register '{}' is not a predicate", r.text));
+        }
+        self.bump()?;
+        Ok((Guard { pred: Value::new(var as usize), negated }, r.pos))
+    }
+
+    fn instruction(&mut self, b: &mut FnBuilder<'s>, guard: Option<(Guard, u32)>) -> Result<(), Diagnostic> {
+        let m = self.bump()?;
+        if m.kind != Tok::Ident {
+            return self.err(m, format!("expected an instruction, found {}", Self::describe(&m)));
+        }
+        if !is_mnemonic(m.text) {
+            return self.err(m, format!("unknown instruction '{}'", m.text));
+        }
+        // Spelling: mnemonic plus every modifier token that follows.
+        let src = self.lex_src();
+        let mut end = m.pos as usize + m.text.len();
+        let mut contiguous = true;
+        let mut owned = String::new();
+        let mut last_end = end;
+        while self.tok.kind == Tok::Dot
+            && (!self.tok.text[1..].starts_with(|c: char| c.is_ascii_digit())
+                || self.tok.pos as usize == last_end)
+        {
+            let d = self.bump()?;
+            last_end = d.pos as usize + d.text.len();
+            if contiguous && d.pos as usize != end {
+                contiguous = false;
+                owned.push_str(&src[m.pos as usize..end]);
+            }
+            if contiguous {
+                end = d.pos as usize + d.text.len();
+            } else {
+                owned.push_str(d.text);
+            }
+        }
+        let text = if contiguous { &src[m.pos as usize..end] } else { owned.as_str() };
+        let op = b.func.ops.intern_text(text);
+        let mut d = InstData::new(op, SmallVec::new());
+        d.pos = m.pos;
+        d.loc = b.loc;
+        if let Some((g, _)) = guard {
+            d.guard = Some(g);
+        }
+        let opcode = b.func.ops.info(op).opcode;
+        if is_branch(m.text) {
+            return self.branch(b, d, m, opcode);
+        }
+        let is_call = opcode == Opcode::Call;
+        let mut positions: SmallVec<[u32; 6]> = SmallVec::new();
+        if !self.tok.is(b';') {
+            loop {
+                positions.push(self.tok.pos);
+                let o = self.operand(b, is_call)?;
+                d.operands.push(o);
+                if self.tok.is(b',') {
+                    self.bump()?;
+                    continue;
+                }
+                if self.tok.is(b';') {
+                    break;
+                }
+                return self.missing_separator();
+            }
+        }
+        let semi = self.bump()?;
+        self.check_operands(b, &d, &positions, semi)?;
+        b.append(d);
+        Ok(())
+    }
+
+    fn missing_separator<T>(&self) -> Result<T, Diagnostic> {
+        let t = self.tok;
+        if t.newline_before || t.is(b'}') || t.kind == Tok::Eof {
+            self.err(t, format!("expected ';' after instruction, found {}", Self::describe(&t)))
+        } else {
+            self.err(t, format!("expected ',' between operands, found {}", Self::describe(&t)))
+        }
+    }
+
+    fn check_operands(
+        &self,
+        b: &FnBuilder<'s>,
+        d: &InstData,
+        positions: &[u32],
+        semi: Token,
+    ) -> Result<(), Diagnostic> {
+        let info = b.func.ops.info(d.op);
+        if let Some((lo, hi)) = operand_counts(info.opcode, bool_form(&b.func.ops, d.op)) {
+            let n = d.operands.len();
+            let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+            if n < lo {
+                return self.err(semi, format!("'{}' expects {want} operands, found {n}", info.text));
+            }
+            if n > hi {
+                return Err(Diagnostic::new(
+                    positions[hi] as usize,
+                    format!("too many operands for '{}': expected {want}", info.text),
+                ));
+            }
+        }
+        let vars = &b.vars;
+        if let Some((k, msg)) = operand_type_mismatch(&b.func.ops, d.op, &d.operands, |v| {
+            vars.get(v.index()).map_or(Type::B32, |x| x.ty)
+        }) {
+            return Err(Diagnostic::new(positions[k] as usize, msg));
+        }
+        Ok(())
+    }
+
+    fn branch(&mut self, b: &mut FnBuilder<'s>, mut d: InstData, m: Token<'s>, opcode: Opcode) -> Result<(), Diagnostic> {
+        let mut labels: Vec<(Token<'s>, u32)> = Vec::new();
+        match m.text {
+            "bra" => {
+                let l = self.bump()?;
+                if l.kind != Tok::Ident {
+                    return self.err(l, format!("expected a label after 'bra', found {}", Self::describe(&l)));
+                }
+                labels.push((l, b.scope_id()));
+            }
+            "brx" => {
+                let idx = self.tok;
+                let o = self.operand(b, false)?;
+                d.operands.push(o);
+                if !self.tok.is(b',') {
+                    return self.missing_separator();
+                }
+                self.bump()?;
+                let t = self.bump()?;
+                let table = match (t.kind, b.lookup_sym(t.text)) {
+                    (Tok::Ident, Some(s)) => s,
+                    _ => return self.err(t, format!("use of undeclared branch table {}", Self::describe(&t))),
+                };
+                let Some(tbl) = b.tables.get(&table) else {
+                    return self.err(t, format!("'{}' is not a '.branchtargets' list", t.text));
+                };
+                labels.extend(tbl.labels.iter().copied());
+                d.operands.push(Operand::Symbol(table, 0));
+                let _ = idx;
+            }
+            _ => {}
+        }
+        if !self.tok.is(b';') {
+            return self.missing_separator();
+        }
+        self.bump()?;
+        let _ = opcode;
+        let guarded = d.guard.is_some();
+        for _ in &labels {
+            d.targets.push(BlockCall::new(b.entry));
+        }
+        let fall = if guarded {
+            let nb = b.func.dfg.make_block();
+            d.targets.push(BlockCall::new(nb));
+            Some(nb)
+        } else {
+            None
+        };
+        let i = b.append(d);
+        for (slot, (l, scope)) in labels.into_iter().enumerate() {
+            b.pending.push(PendingTarget { inst: i, slot, label: l.text, scope, pos: l.pos });
+        }
+        match fall {
+            Some(nb) => {
+                b.func.layout.append_block(nb);
+                b.cur = Some(nb);
+            }
+            None => b.cur = None,
+        }
+        Ok(())
+    }
+
+    /// One operand. Register operands hold source-register numbers as
+    /// values until SSA construction renames them.
+    fn operand(&mut self, b: &mut FnBuilder<'s>, in_call: bool) -> Result<Operand, Diagnostic> {
+        let t = self.tok;
+        match t.kind {
+            Tok::Ident => {
+                self.bump()?;
+                if t.text == "_" {
+                    return self.pair_tail(b, None);
+                }
+                match b.lookup_reg(t.text) {
+                    Some(RegDecl::Var(v)) => {
+                        let v = Value::new(v as usize);
+                        if self.tok.kind == Tok::Dot {
+                            let s = self.bump()?;
+                            let sym = b.func.ops.sym(&s.text[1..]);
+                            return Ok(Operand::Sel(v, sym));
+                        }
+                        return self.pair_tail(b, Some(v));
+                    }
+                    Some(RegDecl::Pinned(sym)) => {
+                        let sel = if self.tok.kind == Tok::Dot {
+                            let s = self.bump()?;
+                            Some(b.func.ops.sym(&s.text[1..]))
+                        } else {
+                            None
+                        };
+                        return Ok(Operand::Pinned(sym, sel));
+                    }
+                    None => {}
+                }
+                if t.text == "WARP_SZ" || (t.text.starts_with('%') && is_special_register(t.text)) {
+                    let mut name = t.text.to_string();
+                    if self.tok.kind == Tok::Dot {
+                        name.push_str(self.bump()?.text);
+                    }
+                    return Ok(Operand::Special(b.func.ops.sym(&name)));
+                }
+                let sym = match b.lookup_sym(t.text) {
+                    Some(s) => s,
+                    None if self.globals.contains(t.text) => b.func.ops.sym(t.text),
+                    None if t.text.starts_with('%') => {
+                        return self.err(t, format!("use of undeclared register '{}'", t.text))
+                    }
+                    None => return self.err(t, format!("use of undeclared identifier '{}'", t.text)),
+                };
+                let mut off = 0;
+                if self.tok.is(b'+') {
+                    self.bump()?;
+                    off = self.expr()?;
+                }
+                Ok(Operand::Symbol(sym, off))
+            }
+            Tok::Punct => match t.text.as_bytes()[0] {
+                b'!' => {
+                    self.bump()?;
+                    let r = self.bump()?;
+                    match b.lookup_reg(r.text) {
+                        Some(RegDecl::Var(v)) if r.kind == Tok::Ident => Ok(Operand::Not(Value::new(v as usize))),
+                        _ => self.err(r, format!("expected a predicate register after '!', found {}", Self::describe(&r))),
+                    }
+                }
+                b'{' => {
+                    self.bump()?;
+                    let mut v = Vec::new();
+                    loop {
+                        v.push(self.operand(b, false)?);
+                        if self.tok.is(b',') {
+                            self.bump()?;
+                            continue;
+                        }
+                        if self.tok.is(b'}') {
+                            self.bump()?;
+                            break;
+                        }
+                        return self.err(self.tok, format!("expected '}}' to end the vector, found {}", Self::describe(&self.tok)));
+                    }
+                    Ok(Operand::Vector(v.into()))
+                }
+                b'(' if in_call => {
+                    self.bump()?;
+                    let mut v = Vec::new();
+                    if self.tok.is(b')') {
+                        self.bump()?;
+                        return Ok(Operand::List(v.into()));
+                    }
+                    loop {
+                        v.push(self.operand(b, false)?);
+                        if self.tok.is(b',') {
+                            self.bump()?;
+                            continue;
+                        }
+                        if self.tok.is(b')') {
+                            self.bump()?;
+                            break;
+                        }
+                        return self.err(self.tok, format!("expected ')' to end the list, found {}", Self::describe(&self.tok)));
+                    }
+                    Ok(Operand::List(v.into()))
+                }
+                b'[' => self.address(b),
+                b'-' | b'+' | b'~' | b'(' => self.immediate(b),
+                _ => self.err(t, format!("expected an operand, found {}", Self::describe(&t))),
+            },
+            Tok::Number => self.immediate(b),
+            Tok::Dot if t.text[1..].starts_with(|c: char| c.is_ascii_digit()) => self.immediate(b),
+            Tok::Str => {
+                self.bump()?;
+                Ok(Operand::Symbol(b.func.ops.sym(t.text), 0))
+            }
+            Tok::Eof => self.err(t, "unexpected end of file; expected an operand"),
+            _ => self.err(t, format!("expected an operand, found {}", Self::describe(&t))),
+        }
+    }
+
+    fn pair_tail(&mut self, b: &mut FnBuilder<'s>, first: Option<Value>) -> Result<Operand, Diagnostic> {
+        if !self.tok.is(b'|') {
+            return Ok(match first {
+                Some(v) => Operand::Value(v),
+                None => Operand::Sink,
+            });
+        }
+        self.bump()?;
+        let r = self.bump()?;
+        let second = match (r.kind, r.text) {
+            (Tok::Ident, "_") => None,
+            (Tok::Ident, name) => match b.lookup_reg(name) {
+                Some(RegDecl::Var(v)) => Some(Value::new(v as usize)),
+                _ => return self.err(r, format!("use of undeclared register '{}'", r.text)),
+            },
+            _ => return self.err(r, format!("expected a register after '|', found {}", Self::describe(&r))),
+        };
+        Ok(Operand::Pair(first, second))
+    }
+
+    fn address(&mut self, b: &mut FnBuilder<'s>) -> Result<Operand, Diagnostic> {
+        self.bump()?;
+        let bt = self.tok;
+        let base = match bt.kind {
+            Tok::Number => self.immediate(b)?,
+            _ => self.operand(b, false)?,
+        };
+        let base = match base {
+            Operand::Symbol(s, off) => {
+                return self.address_tail(b, Operand::Symbol(s, 0), off);
+            }
+            o => o,
+        };
+        let mut off = 0;
+        if self.tok.is(b'+') {
+            self.bump()?;
+            off = self.expr()?;
+        }
+        self.address_tail(b, base, off)
+    }
+
+    fn address_tail(&mut self, b: &mut FnBuilder<'s>, base: Operand, offset: i64) -> Result<Operand, Diagnostic> {
+        let mut rest = Vec::new();
+        while self.tok.is(b',') {
+            self.bump()?;
+            rest.push(self.operand(b, false)?);
+        }
+        if !self.tok.is(b']') {
+            let found = Self::describe(&self.tok);
+            return self.err(self.tok, format!("expected ']' to end the address, found {found}"));
+        }
+        self.bump()?;
+        Ok(Operand::Addr(Box::new(Address { base, offset, rest })))
+    }
+
+    fn immediate(&mut self, b: &mut FnBuilder<'s>) -> Result<Operand, Diagnostic> {
+        let t = self.tok;
+        let neg = t.is(b'-');
+        let lit = if neg { self.peek()? } else { t };
+        if neg && lit.kind == Tok::Ident {
+            if let Some(RegDecl::Var(v)) = b.lookup_reg(lit.text) {
+                self.bump()?;
+                self.bump()?;
+                let sel = if self.tok.kind == Tok::Dot {
+                    Some(b.func.ops.sym(&self.bump()?.text[1..]))
+                } else {
+                    None
+                };
+                return Ok(Operand::Neg(Value::new(v as usize), sel));
+            }
+        }
+        let is_lit = lit.kind == Tok::Number
+            || (lit.kind == Tok::Dot && lit.text[1..].starts_with(|c: char| c.is_ascii_digit()));
+        if !is_lit {
+            return Ok(Operand::Imm(Imm::int(self.expr()?)));
+        }
+        if neg {
+            self.bump()?;
+        }
+        let next = self.peek()?;
+        let ends = next.is(b',') || next.is(b';') || next.is(b']') || next.is(b'}') || next.is(b')');
+        if ends {
+            // A literal alone keeps its notation.
+            self.bump()?;
+            let imm = parse_literal(lit.text, neg, &mut b.func.ops.syms)
+                .map_err(|m| Diagnostic::new(lit.pos as usize, m))?;
+            return Ok(Operand::Imm(imm));
+        }
+        let first = self.expr_unary()?;
+        let first = if neg { first.wrapping_neg() } else { first };
+        Ok(Operand::Imm(Imm::int(self.expr_rest(first, 0)?)))
+    }
+
+    /// An integer constant expression with C precedence.
+    fn expr(&mut self) -> Result<i64, Diagnostic> {
+        self.expr_bin(0)
+    }
+
+    fn binop(&mut self) -> Result<Option<(u8, u8)>, Diagnostic> {
+        let t = self.tok;
+        // A lone `%` lexes as an identifier; as an operator it is modulo.
+        let modulo = t.kind == Tok::Ident && t.text == "%";
+        if t.kind != Tok::Punct && !modulo {
+            return Ok(None);
+        }
+        let c = t.text.as_bytes()[0];
+        let twice = |p: &mut Self| -> Result<bool, Diagnostic> {
+            let n = p.peek()?;
+            Ok(n.kind == Tok::Punct && n.text.as_bytes()[0] == c && n.pos == t.pos + 1)
+        };
+        Ok(match c {
+            b'*' | b'/' => Some((10, c)),
+            b'%' => Some((10, c)),
+            b'+' | b'-' => Some((9, c)),
+            b'<' if twice(self)? => Some((8, b'l')),
+            b'>' if twice(self)? => Some((8, b'r')),
+            b'&' => Some((6, c)),
+            b'^' => Some((5, c)),
+            b'|' => Some((4, c)),
+            _ => None,
+        })
+    }
+
+    fn expr_bin(&mut self, min: u8) -> Result<i64, Diagnostic> {
+        let lhs = self.expr_unary()?;
+        self.expr_rest(lhs, min)
+    }
+
+    fn expr_rest(&mut self, mut lhs: i64, min: u8) -> Result<i64, Diagnostic> {
+        while let Some((prec, op)) = self.binop()? {
+            if prec < min {
+                break;
+            }
+            let t = self.bump()?;
+            if op == b'l' || op == b'r' {
+                self.bump()?;
+            }
+            let rhs = self.expr_bin(prec + 1)?;
+            lhs = match op {
+                b'*' => lhs.wrapping_mul(rhs),
+                b'/' if rhs == 0 => return self.err(t, "division by zero in constant expression"),
+                b'/' => lhs.wrapping_div(rhs),
+                b'%' if rhs == 0 => return self.err(t, "division by zero in constant expression"),
+                b'%' => lhs.wrapping_rem(rhs),
+                b'+' => lhs.wrapping_add(rhs),
+                b'-' => lhs.wrapping_sub(rhs),
+                b'l' => lhs.wrapping_shl(rhs as u32),
+                b'r' => lhs.wrapping_shr(rhs as u32),
+                b'&' => lhs & rhs,
+                b'^' => lhs ^ rhs,
+                _ => lhs | rhs,
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn expr_unary(&mut self) -> Result<i64, Diagnostic> {
+        let t = self.bump()?;
+        match t.kind {
+            Tok::Number => {
+                let imm = parse_literal(t.text, false, &mut ptx_ir::op::Interner::default())
+                    .map_err(|m| Diagnostic::new(t.pos as usize, m))?;
+                if !imm.is_int() {
+                    return self.err(t, format!("expected an integer constant, found '{}'", t.text));
+                }
+                Ok(imm.bits as i64)
+            }
+            Tok::Punct => match t.text.as_bytes()[0] {
+                b'-' => Ok(self.expr_unary()?.wrapping_neg()),
+                b'+' => self.expr_unary(),
+                b'~' => Ok(!self.expr_unary()?),
+                b'!' => Ok((self.expr_unary()? == 0) as i64),
+                b'(' => {
+                    let v = self.expr_bin(0)?;
+                    self.expect(b')')?;
+                    Ok(v)
+                }
+                _ => self.err(t, format!("expected a constant, found {}", Self::describe(&t))),
+            },
+            _ => self.err(t, format!("expected a constant, found {}", Self::describe(&t))),
+        }
+    }
+}
+
+/// Joins tokens into normalised text: single spaces, none inside brackets
+/// or before separators.
+pub fn join_tokens(toks: &[Token]) -> String {
+    let mut s = String::new();
+    let mut prev: Option<&Token> = None;
+    for t in toks {
+        if let Some(p) = prev {
+            let tight_before = t.kind == Tok::Punct && b",;)]}:>".contains(&t.text.as_bytes()[0]);
+            let tight_after = p.kind == Tok::Punct && b"([{<".contains(&p.text.as_bytes()[0]);
+            let call_like = p.kind == Tok::Ident && (t.is(b'(') || t.is(b'[') || t.is(b'<'));
+            let sign = p.kind == Tok::Punct && (p.is(b'+') || p.is(b'-')) && t.pos == p.pos + 1;
+            let before_sign = (t.is(b'+') || t.is(b'-')) && p.pos as usize + p.text.len() == t.pos as usize;
+            if !(tight_before || tight_after || call_like || sign || before_sign) {
+                s.push(' ');
+            }
+        }
+        s.push_str(t.text);
+        prev = Some(t);
+    }
+    s
+}

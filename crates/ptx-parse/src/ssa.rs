@@ -1,0 +1,352 @@
+//! SSA construction: from PTX registers to values and block parameters.
+//!
+//! The parser leaves every register operand holding its source-register
+//! number ("variable"). This pass:
+//!
+//! 1. classifies each operand slot as read, written, or (for guarded
+//!    definitions and unknown instructions) read-and-written;
+//! 2. computes which variables are live into each block;
+//! 3. places block parameters at the iterated dominance frontier of each
+//!    variable's definitions, where it is live (pruned SSA);
+//! 4. renames along the dominator tree, passing the current definitions as
+//!    branch arguments. Blocks unreachable from the entry are renamed on
+//!    their own, with every variable undefined on entry.
+//!
+//! A variable read before any write becomes an `Undef` value. Every value
+//! keeps its variable as a register hint, which out-of-SSA uses to give all
+//! values of one source register the same printed register.
+//!
+//! Guarantees: the result passes the verifier's dominance check; a guarded
+//! definition is tied to the value it replaces, so a false guard keeps it.
+
+use ptx_ir::bitset::BitSet;
+use ptx_ir::entity::{EntityRef, SecondaryMap};
+use ptx_ir::{Block, ControlFlowGraph, DominatorTree, Function, Operand, Shape, Type, Value, ValueDef};
+use smallvec::SmallVec;
+
+/// A source register (before SSA).
+#[derive(Clone, Copy, Debug)]
+pub struct Var {
+    /// Declared type.
+    pub ty: Type,
+}
+
+/// How an instruction uses an operand slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// Read.
+    Use,
+    /// Written.
+    Def,
+    /// Possibly written, so also read (unknown instructions).
+    DefUse,
+}
+
+/// Visits every register slot of `ops` with its kind under `shape`.
+pub fn visit_slots(shape: Shape, ops: &mut [Operand], f: &mut impl FnMut(&mut Value, Slot)) {
+    let ndefs = match shape {
+        Shape::Defs(n) => n as usize,
+        Shape::Call if ops.len() >= 2 && matches!(ops[0], Operand::List(_)) => 1,
+        _ => 0,
+    };
+    for (k, o) in ops.iter_mut().enumerate() {
+        let kind = match shape {
+            Shape::Unknown => Slot::DefUse,
+            _ if k < ndefs => Slot::Def,
+            _ => Slot::Use,
+        };
+        visit_operand(o, kind, f);
+    }
+}
+
+fn visit_operand(o: &mut Operand, kind: Slot, f: &mut impl FnMut(&mut Value, Slot)) {
+    match o {
+        Operand::Value(v) | Operand::Sel(v, _) => f(v, kind),
+        Operand::Not(v) | Operand::Neg(v, _) => f(v, Slot::Use),
+        Operand::Pair(a, b) => {
+            if let Some(a) = a {
+                f(a, kind)
+            }
+            if let Some(b) = b {
+                f(b, kind)
+            }
+        }
+        Operand::Vector(vs) | Operand::List(vs) => {
+            for x in vs.iter_mut() {
+                visit_operand(x, kind, f);
+            }
+        }
+        Operand::Addr(a) => {
+            visit_operand(&mut a.base, Slot::Use, f);
+            for x in &mut a.rest {
+                visit_operand(x, Slot::Use, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Builds SSA form in `f`, whose register operands hold variable numbers
+/// into `vars`.
+pub fn build(f: &mut Function, vars: &[Var]) {
+    let nvars = vars.len();
+    let cfg = ControlFlowGraph::compute(f);
+    let dt = DominatorTree::compute(f, &cfg);
+    let blocks: Vec<Block> = f.layout.blocks().collect();
+
+    // 1–2. Upward-exposed reads and writes per block, then liveness.
+    let mut gen: SecondaryMap<Block, Option<Box<BitSet>>> = SecondaryMap::new();
+    let mut kill: SecondaryMap<Block, Option<Box<BitSet>>> = SecondaryMap::new();
+    for &b in &blocks {
+        let mut g = BitSet::new(nvars);
+        let mut k = BitSet::new(nvars);
+        for i in f.layout.block_insts(b) {
+            let shape = f.ops.info(f.dfg.insts[i].op).shape;
+            let d = &mut f.dfg.insts[i];
+            let guarded = d.guard.is_some();
+            if let Some(gd) = d.guard {
+                if !k.contains(gd.pred.index()) {
+                    g.insert(gd.pred.index());
+                }
+            }
+            let mut defs: SmallVec<[usize; 4]> = SmallVec::new();
+            visit_slots(shape, &mut d.operands, &mut |v, s| {
+                let x = v.index();
+                let reads = s != Slot::Def || guarded;
+                if reads && !k.contains(x) {
+                    g.insert(x);
+                }
+                if s != Slot::Use {
+                    defs.push(x);
+                }
+            });
+            for x in defs {
+                k.insert(x);
+            }
+        }
+        gen[b] = Some(Box::new(g));
+        kill[b] = Some(Box::new(k));
+    }
+    let mut live_in: SecondaryMap<Block, Option<Box<BitSet>>> = SecondaryMap::new();
+    for &b in &blocks {
+        live_in[b] = Some(gen[b].clone().unwrap());
+    }
+    let mut out = BitSet::new(nvars);
+    loop {
+        let mut changed = false;
+        for &b in blocks.iter().rev() {
+            out.clear();
+            for &s in cfg.succs(b) {
+                if let Some(li) = &live_in[s] {
+                    out.union_with(li);
+                }
+            }
+            let k = kill[b].as_ref().unwrap();
+            let inn = live_in[b].as_mut().unwrap();
+            for x in out.iter() {
+                if !k.contains(x) && inn.insert(x) {
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+
+    // 3. Dominance frontiers of reachable blocks, then parameter placement.
+    let mut df: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
+    for &b in dt.rpo() {
+        let preds: SmallVec<[Block; 4]> =
+            cfg.preds(b).iter().copied().filter(|&p| dt.is_reachable(p)).collect();
+        if preds.len() < 2 {
+            continue;
+        }
+        let Some(idom) = dt.idom(b) else { continue };
+        for p in preds {
+            let mut r = p;
+            while r != idom {
+                if !df[r].contains(&b) {
+                    df[r].push(b);
+                }
+                match dt.idom(r) {
+                    Some(x) => r = x,
+                    None => break,
+                }
+            }
+        }
+    }
+    let mut def_blocks: Vec<SmallVec<[Block; 2]>> = vec![SmallVec::new(); nvars];
+    for &b in dt.rpo() {
+        for x in kill[b].as_ref().unwrap().iter() {
+            def_blocks[x].push(b);
+        }
+    }
+    let mut param_vars: SecondaryMap<Block, SmallVec<[u32; 2]>> = SecondaryMap::new();
+    // Per-variable marks (variable number + 1): queued as a definition
+    // site, and considered for a parameter.
+    let mut queued: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut placed: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut work: Vec<Block> = Vec::new();
+    for (x, defs) in def_blocks.iter().enumerate() {
+        if defs.is_empty() {
+            continue;
+        }
+        let mark = x as u32 + 1;
+        work.clear();
+        for &b in defs {
+            queued[b] = mark;
+            work.push(b);
+        }
+        while let Some(b) = work.pop() {
+            for k in 0..df[b].len() {
+                let y = df[b][k];
+                if placed[y] == mark {
+                    continue;
+                }
+                placed[y] = mark;
+                if live_in[y].as_ref().unwrap().contains(x) {
+                    param_vars[y].push(x as u32);
+                }
+                if queued[y] != mark {
+                    queued[y] = mark;
+                    work.push(y);
+                }
+            }
+        }
+    }
+
+    // 4. Renaming.
+    let mut r = Renamer {
+        vars,
+        cur: vec![None; nvars],
+        undef: vec![None; nvars],
+        undo: Vec::new(),
+        param_vars: &param_vars,
+    };
+    let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
+    for &b in dt.rpo() {
+        if let Some(d) = dt.idom(b) {
+            children[d].push(b);
+        }
+    }
+    enum Step {
+        Enter(Block),
+        Exit(usize),
+    }
+    if let Some(entry) = f.layout.entry_block() {
+        let mut stack = vec![Step::Enter(entry)];
+        while let Some(s) = stack.pop() {
+            match s {
+                Step::Enter(b) => {
+                    stack.push(Step::Exit(r.undo.len()));
+                    r.block(f, b);
+                    for &c in children[b].iter().rev() {
+                        stack.push(Step::Enter(c));
+                    }
+                }
+                Step::Exit(mark) => r.rollback(mark),
+            }
+        }
+    }
+    for &b in &blocks {
+        if !dt.is_reachable(b) {
+            r.block(f, b);
+            r.rollback(0);
+        }
+    }
+}
+
+struct Renamer<'a> {
+    vars: &'a [Var],
+    cur: Vec<Option<Value>>,
+    undef: Vec<Option<Value>>,
+    undo: Vec<(u32, Option<Value>)>,
+    param_vars: &'a SecondaryMap<Block, SmallVec<[u32; 2]>>,
+}
+
+impl Renamer<'_> {
+    fn rollback(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let (x, v) = self.undo.pop().unwrap();
+            self.cur[x as usize] = v;
+        }
+    }
+
+    fn set(&mut self, x: usize, v: Value) {
+        self.undo.push((x as u32, self.cur[x]));
+        self.cur[x] = Some(v);
+    }
+
+    fn read(&mut self, f: &mut Function, x: usize) -> Value {
+        if let Some(v) = self.cur[x] {
+            return v;
+        }
+        *self.undef[x].get_or_insert_with(|| {
+            f.dfg.make_value(self.vars[x].ty, ValueDef::Undef, Some(x as u32))
+        })
+    }
+
+    fn block(&mut self, f: &mut Function, b: Block) {
+        for &x in &self.param_vars[b] {
+            let v = f.dfg.append_block_param(b, self.vars[x as usize].ty, Some(x));
+            self.set(x as usize, v);
+        }
+        let insts: SmallVec<[_; 16]> = f.layout.block_insts(b).collect();
+        for i in insts {
+            let shape = f.ops.info(f.dfg.insts[i].op).shape;
+            let mut ops = std::mem::take(&mut f.dfg.insts[i].operands);
+            let guarded = f.dfg.insts[i].guard.is_some();
+            if let Some(mut g) = f.dfg.insts[i].guard {
+                g.pred = self.read(f, g.pred.index());
+                f.dfg.insts[i].guard = Some(g);
+            }
+            // Reads first, all against the definitions before `i`.
+            let mut defs: SmallVec<[(usize, Slot); 4]> = SmallVec::new();
+            visit_slots(shape, &mut ops, &mut |v, s| match s {
+                Slot::Use => *v = self.read(f, v.index()),
+                _ => defs.push((v.index(), s)),
+            });
+            // Then one result per written variable.
+            let mut made: SmallVec<[(usize, Value); 2]> = SmallVec::new();
+            for &(x, s) in &defs {
+                if made.iter().any(|&(y, _)| y == x) {
+                    continue;
+                }
+                let tie = (guarded || s == Slot::DefUse).then(|| self.read(f, x));
+                let v = f.dfg.append_result(i, self.vars[x].ty, Some(x as u32));
+                if let Some(t) = tie {
+                    f.dfg.insts[i].ties.push(t);
+                }
+                made.push((x, v));
+            }
+            let d = &f.dfg.insts[i];
+            if !d.ties.is_empty() && d.ties.len() != d.results.len() {
+                // Mixed tied and untied results cannot happen: ties come
+                // from the guard (all results) or from an unknown shape (all
+                // slots read-and-written).
+                debug_assert!(false, "partial ties");
+            }
+            visit_slots(shape, &mut ops, &mut |v, s| {
+                if s != Slot::Use {
+                    let x = v.index();
+                    if let Some(&(_, nv)) = made.iter().find(|&&(y, _)| y == x) {
+                        *v = nv;
+                    }
+                }
+            });
+            f.dfg.insts[i].operands = ops;
+            for (x, v) in made {
+                self.set(x, v);
+            }
+            // Branch arguments: the definitions reaching the end of `b`.
+            let ntargets = f.dfg.insts[i].targets.len();
+            for k in 0..ntargets {
+                let t = f.dfg.insts[i].targets[k].block;
+                let xs = self.param_vars[t].clone();
+                let args: SmallVec<[Value; 2]> = xs.iter().map(|&x| self.read(f, x as usize)).collect();
+                f.dfg.insts[i].targets[k].args = args;
+            }
+        }
+    }
+}
