@@ -9,7 +9,9 @@ pub struct BitSet {
 impl BitSet {
     /// A set able to hold `0..n`, empty.
     pub fn new(n: usize) -> Self {
-        BitSet { words: vec![0; n.div_ceil(64)] }
+        BitSet {
+            words: vec![0; n.div_ceil(64)],
+        }
     }
     /// Inserts `i`; returns whether it was absent.
     #[inline]
@@ -30,7 +32,9 @@ impl BitSet {
     /// Whether `i` is in the set.
     #[inline]
     pub fn contains(&self, i: usize) -> bool {
-        self.words.get(i / 64).is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
     }
     /// Adds every element of `other`; returns whether anything changed.
     pub fn union_with(&mut self, other: &BitSet) -> bool {

@@ -115,7 +115,10 @@ impl DominatorTree {
         if !self.is_reachable(b) {
             return None;
         }
-        let d = self.doms.as_ref()?.immediate_dominator(NodeIndex::new(b.index()))?;
+        let d = self
+            .doms
+            .as_ref()?
+            .immediate_dominator(NodeIndex::new(b.index()))?;
         Some(Block::new(d.index()))
     }
 

@@ -52,7 +52,10 @@ pub struct BlockCall {
 impl BlockCall {
     /// A call without arguments.
     pub fn new(block: Block) -> Self {
-        BlockCall { block, args: SmallVec::new() }
+        BlockCall {
+            block,
+            args: SmallVec::new(),
+        }
     }
 }
 
@@ -213,7 +216,10 @@ impl DataFlowGraph {
 }
 
 /// Use lists computed on demand: for each value, the instructions reading it.
-pub fn compute_uses(dfg: &DataFlowGraph, insts: impl Iterator<Item = Inst>) -> SecondaryMap<Value, SmallVec<[Inst; 2]>> {
+pub fn compute_uses(
+    dfg: &DataFlowGraph,
+    insts: impl Iterator<Item = Inst>,
+) -> SecondaryMap<Value, SmallVec<[Inst; 2]>> {
     let mut uses: SecondaryMap<Value, SmallVec<[Inst; 2]>> = SecondaryMap::new();
     for i in insts {
         dfg.insts[i].for_each_use(|v| {

@@ -77,11 +77,17 @@ impl<K: EntityRef, V> Default for PrimaryMap<K, V> {
 impl<K: EntityRef, V> PrimaryMap<K, V> {
     /// An empty arena.
     pub fn new() -> Self {
-        PrimaryMap { elems: Vec::new(), marker: PhantomData }
+        PrimaryMap {
+            elems: Vec::new(),
+            marker: PhantomData,
+        }
     }
     /// An empty arena with room for `n` entries.
     pub fn with_capacity(n: usize) -> Self {
-        PrimaryMap { elems: Vec::with_capacity(n), marker: PhantomData }
+        PrimaryMap {
+            elems: Vec::with_capacity(n),
+            marker: PhantomData,
+        }
     }
     /// Stores `v` and returns its new key.
     #[inline]
@@ -120,7 +126,10 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
     }
     /// All entries, mutably, with their keys.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> {
-        self.elems.iter_mut().enumerate().map(|(i, v)| (K::new(i), v))
+        self.elems
+            .iter_mut()
+            .enumerate()
+            .map(|(i, v)| (K::new(i), v))
     }
     /// All entries.
     pub fn values(&self) -> std::slice::Iter<'_, V> {
@@ -168,11 +177,19 @@ impl<K: EntityRef, V: Clone + Default> SecondaryMap<K, V> {
 impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     /// An empty table whose entries read as `default`.
     pub fn with_default(default: V) -> Self {
-        SecondaryMap { elems: Vec::new(), default, marker: PhantomData }
+        SecondaryMap {
+            elems: Vec::new(),
+            default,
+            marker: PhantomData,
+        }
     }
     /// A table pre-sized for `n` keys.
     pub fn with_capacity(n: usize, default: V) -> Self {
-        SecondaryMap { elems: vec![default.clone(); n], default, marker: PhantomData }
+        SecondaryMap {
+            elems: vec![default.clone(); n],
+            default,
+            marker: PhantomData,
+        }
     }
     /// Drops every entry.
     pub fn clear(&mut self) {

@@ -90,6 +90,9 @@ impl Function {
 
     /// Number of instructions in the layout.
     pub fn inst_count(&self) -> usize {
-        self.layout.blocks().map(|b| self.layout.block_insts(b).count()).sum()
+        self.layout
+            .blocks()
+            .map(|b| self.layout.block_insts(b).count())
+            .sum()
     }
 }

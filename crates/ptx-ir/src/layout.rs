@@ -45,7 +45,13 @@ impl Layout {
     pub fn append_block(&mut self, b: Block) {
         debug_assert!(!self.blocks[b].inserted);
         let prev = self.last_block;
-        self.blocks[b] = BlockNode { prev, next: None, first: None, last: None, inserted: true };
+        self.blocks[b] = BlockNode {
+            prev,
+            next: None,
+            first: None,
+            last: None,
+            inserted: true,
+        };
         match prev {
             Some(p) => self.blocks[p].next = Some(b),
             None => self.first_block = Some(b),
@@ -56,8 +62,13 @@ impl Layout {
     /// Inserts `b` right after `after`.
     pub fn insert_block_after(&mut self, b: Block, after: Block) {
         let next = self.blocks[after].next;
-        self.blocks[b] =
-            BlockNode { prev: Some(after), next, first: None, last: None, inserted: true };
+        self.blocks[b] = BlockNode {
+            prev: Some(after),
+            next,
+            first: None,
+            last: None,
+            inserted: true,
+        };
         self.blocks[after].next = Some(b);
         match next {
             Some(n) => self.blocks[n].prev = Some(b),
@@ -85,7 +96,10 @@ impl Layout {
 
     /// Blocks in order.
     pub fn blocks(&self) -> Blocks<'_> {
-        Blocks { layout: self, next: self.first_block }
+        Blocks {
+            layout: self,
+            next: self.first_block,
+        }
     }
 
     /// The block after `b`.
@@ -101,7 +115,11 @@ impl Layout {
     /// Appends `i` to `b`.
     pub fn append_inst(&mut self, i: Inst, b: Block) {
         let last = self.blocks[b].last;
-        self.insts[i] = InstNode { prev: last, next: None, block: Some(b) };
+        self.insts[i] = InstNode {
+            prev: last,
+            next: None,
+            block: Some(b),
+        };
         match last {
             Some(l) => self.insts[l].next = Some(i),
             None => self.blocks[b].first = Some(i),
@@ -113,7 +131,11 @@ impl Layout {
     pub fn insert_inst_before(&mut self, i: Inst, before: Inst) {
         let b = self.insts[before].block.expect("instruction not in layout");
         let prev = self.insts[before].prev;
-        self.insts[i] = InstNode { prev, next: Some(before), block: Some(b) };
+        self.insts[i] = InstNode {
+            prev,
+            next: Some(before),
+            block: Some(b),
+        };
         self.insts[before].prev = Some(i);
         match prev {
             Some(p) => self.insts[p].next = Some(i),
@@ -163,7 +185,10 @@ impl Layout {
 
     /// Instructions of `b` in order.
     pub fn block_insts(&self, b: Block) -> Insts<'_> {
-        Insts { layout: self, next: self.blocks[b].first }
+        Insts {
+            layout: self,
+            next: self.blocks[b].first,
+        }
     }
 }
 

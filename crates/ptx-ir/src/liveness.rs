@@ -77,7 +77,11 @@ impl Liveness {
                 break;
             }
         }
-        Liveness { live_in, live_out, empty: BitSet::new(0) }
+        Liveness {
+            live_in,
+            live_out,
+            empty: BitSet::new(0),
+        }
     }
 
     /// Values live on entry to `b` (not counting its parameters).

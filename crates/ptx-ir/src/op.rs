@@ -176,7 +176,10 @@ impl Opcode {
 
     /// Whether an instruction of this family ends a block.
     pub fn is_terminator(self) -> bool {
-        matches!(self, Opcode::Bra | Opcode::Brx | Opcode::Ret | Opcode::Exit | Opcode::Jump)
+        matches!(
+            self,
+            Opcode::Bra | Opcode::Brx | Opcode::Ret | Opcode::Exit | Opcode::Jump
+        )
     }
 }
 
@@ -228,7 +231,11 @@ impl CmpOp {
 
     /// The operator's name without the dot.
     pub fn name(self) -> &'static str {
-        Self::NAMES.iter().find(|(_, c)| *c == self).map(|(n, _)| *n).unwrap_or("eq")
+        Self::NAMES
+            .iter()
+            .find(|(_, c)| *c == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("eq")
     }
 
     fn from_name(s: &str) -> Option<CmpOp> {
@@ -439,15 +446,43 @@ const PURE_DEST_FIRST: &[&str] = &[
 /// Mnemonics outside the known families that write no register but touch
 /// memory, barriers or other threads.
 const EFFECT_NO_DEFS: &[&str] = &[
-    "red", "bar", "barrier", "membar", "fence", "cp", "prefetch", "prefetchu", "trap", "brkpt",
-    "nanosleep", "pmevent", "sust", "sured", "stmatrix", "griddepcontrol", "discard", "applypriority",
+    "red",
+    "bar",
+    "barrier",
+    "membar",
+    "fence",
+    "cp",
+    "prefetch",
+    "prefetchu",
+    "trap",
+    "brkpt",
+    "nanosleep",
+    "pmevent",
+    "sust",
+    "sured",
+    "stmatrix",
+    "griddepcontrol",
+    "discard",
+    "applypriority",
 ];
 
 /// Mnemonics outside the known families that write their first operand but
 /// also touch memory or other threads, so they are never deleted or moved.
 const EFFECT_DEST_FIRST: &[&str] = &[
-    "atom", "shfl", "match", "redux", "tex", "tld4", "suld", "txq", "suq", "ldu", "mapa",
-    "getctarank", "elect", "isspacep",
+    "atom",
+    "shfl",
+    "match",
+    "redux",
+    "tex",
+    "tld4",
+    "suld",
+    "txq",
+    "suq",
+    "ldu",
+    "mapa",
+    "getctarank",
+    "elect",
+    "isspacep",
 ];
 
 fn mod_from_word(w: &str) -> Option<Mod> {

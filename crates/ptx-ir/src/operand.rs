@@ -40,15 +40,28 @@ pub struct Imm {
 impl Imm {
     /// A decimal integer immediate.
     pub fn int(v: i64) -> Imm {
-        Imm { bits: v as u64, kind: ImmKind::Dec, neg: v < 0, unsigned: false }
+        Imm {
+            bits: v as u64,
+            kind: ImmKind::Dec,
+            neg: v < 0,
+            unsigned: false,
+        }
     }
     /// A hexadecimal integer immediate (`0x…`).
     pub fn hex(v: u64) -> Imm {
-        Imm { bits: v, kind: ImmKind::Hex, neg: false, unsigned: false }
+        Imm {
+            bits: v,
+            kind: ImmKind::Hex,
+            neg: false,
+            unsigned: false,
+        }
     }
     /// Whether this is an integer immediate.
     pub fn is_int(&self) -> bool {
-        matches!(self.kind, ImmKind::Dec | ImmKind::Hex | ImmKind::Oct | ImmKind::Bin)
+        matches!(
+            self.kind,
+            ImmKind::Dec | ImmKind::Hex | ImmKind::Oct | ImmKind::Bin
+        )
     }
 }
 

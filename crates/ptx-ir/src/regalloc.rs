@@ -53,7 +53,10 @@ pub struct Assignment {
 impl Assignment {
     /// The register of `v`.
     pub fn reg(&self, v: Value) -> Reg {
-        self.reg[v].unwrap_or(Reg { class: Type::B32, num: 0 })
+        self.reg[v].unwrap_or(Reg {
+            class: Type::B32,
+            num: 0,
+        })
     }
 }
 
@@ -118,8 +121,7 @@ pub fn assign(func: &Function) -> Assignment {
         seen(v, &mut group, &mut group_ty, &mut conflict);
     }
 
-    let needs_check = blocks.len() > 1 || order.len() > 0;
-    if needs_check {
+    if !order.is_empty() {
         let cfg = ControlFlowGraph::compute(func);
         let live = Liveness::compute(func, &cfg);
         check_groups(func, &blocks, &live, &group, &mut conflict);
@@ -151,7 +153,12 @@ pub fn assign(func: &Function) -> Assignment {
         reg[v] = Some(r);
     }
 
-    let mut a = Assignment { reg, counts, before: FxHashMap::default(), edges: FxHashMap::default() };
+    let mut a = Assignment {
+        reg,
+        counts,
+        before: FxHashMap::default(),
+        edges: FxHashMap::default(),
+    };
     // Copies for tied results and block arguments that ended up apart.
     for &b in &blocks {
         for i in func.layout.block_insts(b) {
@@ -159,7 +166,10 @@ pub fn assign(func: &Function) -> Assignment {
             let mut copies = Vec::new();
             for (&r, &t) in d.results.iter().zip(&d.ties) {
                 if a.reg(r) != a.reg(t) {
-                    copies.push(Copy { dst: a.reg(r), src: a.reg(t) });
+                    copies.push(Copy {
+                        dst: a.reg(r),
+                        src: a.reg(t),
+                    });
                 }
             }
             if !copies.is_empty() {
@@ -170,7 +180,10 @@ pub fn assign(func: &Function) -> Assignment {
                 let par: Vec<Copy> = params
                     .iter()
                     .zip(&t.args)
-                    .map(|(&p, &x)| Copy { dst: a.reg(p), src: a.reg(x) })
+                    .map(|(&p, &x)| Copy {
+                        dst: a.reg(p),
+                        src: a.reg(x),
+                    })
                     .filter(|c| c.dst != c.src)
                     .collect();
                 if !par.is_empty() {
@@ -266,8 +279,14 @@ fn sequentialize(mut pending: Vec<Copy>, counts: &mut FxHashMap<Type, u32>) -> V
         let c = pending[0];
         let n = counts.entry(c.dst.class).or_insert(0);
         *n += 1;
-        let tmp = Reg { class: c.dst.class, num: *n };
-        out.push(Copy { dst: tmp, src: c.dst });
+        let tmp = Reg {
+            class: c.dst.class,
+            num: *n,
+        };
+        out.push(Copy {
+            dst: tmp,
+            src: c.dst,
+        });
         for p in pending.iter_mut() {
             if p.src == c.dst {
                 p.src = tmp;

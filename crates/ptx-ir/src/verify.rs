@@ -55,13 +55,21 @@ struct Verifier<'a> {
 impl Verifier<'_> {
     fn err(&mut self, inst: Option<Inst>, block: Option<Block>, message: String) {
         let pos = inst.map_or(u32::MAX, |i| self.f.dfg.insts[i].pos);
-        self.errors.push(VerifierError { inst, block, pos, message });
+        self.errors.push(VerifierError {
+            inst,
+            block,
+            pos,
+            message,
+        });
     }
 }
 
 /// Verifies `f`, returning every finding (empty when valid).
 pub fn verify_function(f: &Function) -> Vec<VerifierError> {
-    let mut v = Verifier { f, errors: Vec::new() };
+    let mut v = Verifier {
+        f,
+        errors: Vec::new(),
+    };
     if !f.has_body {
         return v.errors;
     }
@@ -85,7 +93,11 @@ fn check_entities(v: &mut Verifier) {
     for b in f.layout.blocks() {
         for (k, &p) in dfg.blocks[b].params.iter().enumerate() {
             if !value_ok(p) || dfg.values[p].def != ValueDef::Param(b, k as u16) {
-                v.err(None, Some(b), format!("parameter {k} of {b} is not defined by it"));
+                v.err(
+                    None,
+                    Some(b),
+                    format!("parameter {k} of {b} is not defined by it"),
+                );
             }
         }
         for i in f.layout.block_insts(b) {
@@ -101,11 +113,19 @@ fn check_entities(v: &mut Verifier) {
                 o.for_each_value(&mut |x| bad |= !value_ok(x));
             }
             if bad {
-                v.err(Some(i), Some(b), "instruction refers to an invalid value".into());
+                v.err(
+                    Some(i),
+                    Some(b),
+                    "instruction refers to an invalid value".into(),
+                );
             }
             for t in &d.targets {
                 if !dfg.blocks.is_valid(t.block) || !f.layout.is_block_inserted(t.block) {
-                    v.err(Some(i), Some(b), format!("branch to {} outside the layout", t.block));
+                    v.err(
+                        Some(i),
+                        Some(b),
+                        format!("branch to {} outside the layout", t.block),
+                    );
                 }
             }
         }
@@ -152,7 +172,11 @@ fn check_shape(v: &mut Verifier) {
                 v.err(
                     Some(i),
                     Some(b),
-                    format!("{} has {} targets, expected {want}", f.op(i).text, d.targets.len()),
+                    format!(
+                        "{} has {} targets, expected {want}",
+                        f.op(i).text,
+                        d.targets.len()
+                    ),
                 );
             }
             for t in &d.targets {
@@ -172,7 +196,11 @@ fn check_shape(v: &mut Verifier) {
                 }
                 for (&p, &a) in params.iter().zip(&t.args) {
                     if f.dfg.value_type(p).reg_class() != f.dfg.value_type(a).reg_class() {
-                        v.err(Some(i), Some(b), format!("argument {a} does not match type of {p}"));
+                        v.err(
+                            Some(i),
+                            Some(b),
+                            format!("argument {a} does not match type of {p}"),
+                        );
                     }
                 }
             }
@@ -182,7 +210,11 @@ fn check_shape(v: &mut Verifier) {
                 } else {
                     for (&r, &t) in d.results.iter().zip(&d.ties) {
                         if f.dfg.value_type(r).reg_class() != f.dfg.value_type(t).reg_class() {
-                            v.err(Some(i), Some(b), format!("{r} is tied to {t} of another class"));
+                            v.err(
+                                Some(i),
+                                Some(b),
+                                format!("{r} is tied to {t} of another class"),
+                            );
                         }
                     }
                 }
@@ -242,7 +274,11 @@ fn check_operands(v: &mut Verifier) {
             if let Some((lo, hi)) = operand_counts(info.opcode, bool_form(&f.ops, d.op)) {
                 let n = d.operands.len();
                 if n < lo || n > hi {
-                    let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+                    let want = if lo == hi {
+                        format!("{lo}")
+                    } else {
+                        format!("{lo} to {hi}")
+                    };
                     v.err(
                         Some(i),
                         Some(b),
@@ -263,7 +299,11 @@ fn check_operands(v: &mut Verifier) {
                             | Operand::Pinned(..)
                     );
                     if !ok {
-                        v.err(Some(i), Some(b), format!("destination of '{}' is not a register", info.text));
+                        v.err(
+                            Some(i),
+                            Some(b),
+                            format!("destination of '{}' is not a register", info.text),
+                        );
                     }
                 }
             }
@@ -291,7 +331,10 @@ pub fn operand_type_mismatch(
 ) -> Option<(usize, String)> {
     let info = ops.info(op);
     let ty = info.last_type()?;
-    let wide = info.mods.iter().any(|m| ops.is_word(*m, "wide") || ops.is_word(*m, "hi"));
+    let wide = info
+        .mods
+        .iter()
+        .any(|m| ops.is_word(*m, "wide") || ops.is_word(*m, "hi"));
     let same_type_operands: &[usize] = match info.opcode {
         Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max => &[0, 1, 2],
         Opcode::And | Opcode::Or | Opcode::Xor => &[0, 1, 2],
@@ -334,7 +377,10 @@ pub fn operand_type_mismatch(
         Opcode::Setp => match operands.first() {
             Some(Operand::Value(v)) if ty_of(*v) != Type::Pred => Some((
                 0,
-                format!("register type mismatch: destination of '{}' is not a predicate", info.text),
+                format!(
+                    "register type mismatch: destination of '{}' is not a predicate",
+                    info.text
+                ),
             )),
             _ => None,
         },
@@ -378,7 +424,11 @@ fn check_dominance(v: &mut Verifier) {
                 }
             });
             if let Some(x) = bad {
-                v.err(Some(i), Some(b), format!("use of {x} is not dominated by its definition"));
+                v.err(
+                    Some(i),
+                    Some(b),
+                    format!("use of {x} is not dominated by its definition"),
+                );
             }
         }
     }

@@ -109,7 +109,13 @@ pub fn write_function(out: &mut impl Write, f: &Function) -> fmt::Result {
     out.write_str("{\n")?;
     for class in CLASS_ORDER {
         if let Some(&n) = regs.counts.get(&class) {
-            writeln!(out, "\t.reg .{} \t{}<{}>;", class.name(), class.reg_prefix(), n + 1)?;
+            writeln!(
+                out,
+                "\t.reg .{} \t{}<{}>;",
+                class.name(),
+                class.reg_prefix(),
+                n + 1
+            )?;
         }
     }
     for d in &f.decls {
@@ -141,12 +147,22 @@ impl<'a> Printer<'a> {
                 labels[b.as_u32() as usize] = Some(name);
             }
         }
-        let mut p = Printer { f, regs, labels, trampolines: Vec::new(), taken, fresh: 0, last_loc: 0 };
+        let mut p = Printer {
+            f,
+            regs,
+            labels,
+            trampolines: Vec::new(),
+            taken,
+            fresh: 0,
+            last_loc: 0,
+        };
         // Give a label to every block a printed branch will name.
         let blocks: Vec<Block> = f.layout.blocks().collect();
         for (k, &b) in blocks.iter().enumerate() {
             let next = blocks.get(k + 1).copied();
-            let Some(t) = f.layout.last_inst(b) else { continue };
+            let Some(t) = f.layout.last_inst(b) else {
+                continue;
+            };
             let d = &f.dfg.insts[t];
             for (n, call) in d.targets.iter().enumerate() {
                 let via_copies = regs.edges.contains_key(&(t, n as u32));
@@ -215,7 +231,12 @@ impl<'a> Printer<'a> {
                 Type::F16x2 | Type::BF16x2 => "b32",
                 t => t.name(),
             };
-            writeln!(out, "\tmov.{ty} \t{}, {};", self.reg_name(c.dst), self.reg_name(c.src))?;
+            writeln!(
+                out,
+                "\tmov.{ty} \t{}, {};",
+                self.reg_name(c.dst),
+                self.reg_name(c.src)
+            )?;
         }
         Ok(())
     }
@@ -396,7 +417,11 @@ fn write_offset(out: &mut impl Write, off: i64) -> fmt::Result {
 
 /// Prints an immediate in the notation it was written in.
 pub fn write_imm(out: &mut impl Write, imm: &Imm, syms: &crate::op::Interner) -> fmt::Result {
-    let mag = if imm.neg { imm.bits.wrapping_neg() } else { imm.bits };
+    let mag = if imm.neg {
+        imm.bits.wrapping_neg()
+    } else {
+        imm.bits
+    };
     let sign = if imm.neg { "-" } else { "" };
     match imm.kind {
         ImmKind::Dec => write!(out, "{sign}{mag}")?,
@@ -422,5 +447,8 @@ impl fmt::Display for RegName {
 }
 
 fn sanitize(name: &str) -> String {
-    name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').take(24).collect()
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .take(24)
+        .collect()
 }

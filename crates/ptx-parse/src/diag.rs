@@ -18,7 +18,10 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at `pos`.
     pub fn new(pos: usize, message: impl Into<String>) -> Self {
-        Diagnostic { pos, message: message.into() }
+        Diagnostic {
+            pos,
+            message: message.into(),
+        }
     }
 
     /// 1-based line and byte column of the error in `src`.
@@ -30,14 +33,23 @@ impl Diagnostic {
     pub fn render(&self, file: &str, src: &[u8]) -> String {
         let (line, col) = self.line_col(src);
         let pos = self.pos.min(src.len());
-        let start = src[..pos].iter().rposition(|&c| c == b'\n').map_or(0, |k| k + 1);
-        let end = src[pos..].iter().position(|&c| c == b'\n').map_or(src.len(), |k| pos + k);
+        let start = src[..pos]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |k| k + 1);
+        let end = src[pos..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(src.len(), |k| pos + k);
         let text = String::from_utf8_lossy(&src[start..end]);
         // Keep huge lines readable: show a window around the column.
         let (shown, caret_col) = if text.len() > 200 {
             let lo = (col - 1).saturating_sub(60);
             let bytes = &src[start + lo.min(end - start)..end.min(start + col - 1 + 60)];
-            (format!("...{}", String::from_utf8_lossy(bytes)), col - 1 - lo + 3)
+            (
+                format!("...{}", String::from_utf8_lossy(bytes)),
+                col - 1 - lo + 3,
+            )
         } else {
             (text.into_owned(), col - 1)
         };
@@ -46,7 +58,10 @@ impl Diagnostic {
             .take(caret_col)
             .map(|c| if c == b'\t' { '\t' } else { ' ' })
             .collect();
-        format!("{file}:{line}:{col}: error: {}\n{shown}\n{pad}^\n", self.message)
+        format!(
+            "{file}:{line}:{col}: error: {}\n{shown}\n{pad}^\n",
+            self.message
+        )
     }
 }
 
@@ -55,7 +70,12 @@ pub fn line_col(src: &[u8], pos: usize) -> (usize, usize) {
     let pos = pos.min(src.len());
     let before = &src[..pos];
     let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
-    let col = pos - before.iter().rposition(|&c| c == b'\n').map_or(0, |k| k + 1) + 1;
+    let col = pos
+        - before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |k| k + 1)
+        + 1;
     (line, col)
 }
 

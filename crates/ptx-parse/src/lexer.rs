@@ -64,7 +64,11 @@ fn ident_cont(c: u8) -> bool {
 impl<'s> Lexer<'s> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'s str) -> Self {
-        Lexer { src, bytes: src.as_bytes(), pos: 0 }
+        Lexer {
+            src,
+            bytes: src.as_bytes(),
+            pos: 0,
+        }
     }
 
     /// The whole source.
@@ -121,7 +125,12 @@ impl<'s> Lexer<'s> {
         let start = self.pos;
         let tok = |kind, end: usize, lx: &mut Self| {
             lx.pos = end;
-            Ok(Token { kind, text: &lx.src[start..end], pos: start as u32, newline_before: nl })
+            Ok(Token {
+                kind,
+                text: &lx.src[start..end],
+                pos: start as u32,
+                newline_before: nl,
+            })
         };
         let Some(&c) = b.get(start) else {
             return tok(Tok::Eof, start, self);

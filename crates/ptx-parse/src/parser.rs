@@ -41,7 +41,10 @@ pub fn parse_bytes(src: &[u8]) -> Result<Module, Diagnostic> {
 pub fn check_utf8(src: &[u8]) -> Result<&str, Diagnostic> {
     std::str::from_utf8(src).map_err(|e| {
         let bad = src.get(e.valid_up_to()).copied().unwrap_or(0);
-        Diagnostic::new(e.valid_up_to(), format!("invalid UTF-8 byte 0x{bad:02x} in input"))
+        Diagnostic::new(
+            e.valid_up_to(),
+            format!("invalid UTF-8 byte 0x{bad:02x} in input"),
+        )
     })
 }
 
@@ -140,27 +143,44 @@ impl<'s> Parser<'s> {
                 }
                 self.bump()?;
                 let n = self.bump()?;
-                let ok = n.kind == Tok::Number || (n.kind == Tok::Dot && false);
-                let parsed = n.text.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+                let ok = n.kind == Tok::Number;
+                let parsed = n
+                    .text
+                    .split_once('.')
+                    .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
                 match parsed {
                     Some((a, b)) if ok => {
                         self.state = Header::AfterVersion;
                         return Ok(Some(Item::Version(a, b)));
                     }
-                    _ => return self.err(n, format!("invalid PTX version {}: expected 'major.minor'", Self::describe(&n))),
+                    _ => {
+                        return self.err(
+                            n,
+                            format!(
+                                "invalid PTX version {}: expected 'major.minor'",
+                                Self::describe(&n)
+                            ),
+                        )
+                    }
                 }
             }
             Header::AfterVersion => {
                 if t.kind != Tok::Dot || t.text != ".target" {
                     let found = Self::describe(&t);
-                    return self.err(t, format!("expected '.target' directive after '.version', found {found}"));
+                    return self.err(
+                        t,
+                        format!("expected '.target' directive after '.version', found {found}"),
+                    );
                 }
                 self.bump()?;
                 let mut words = Vec::new();
                 loop {
                     let w = self.bump()?;
                     if w.kind != Tok::Ident {
-                        return self.err(w, format!("expected a target name, found {}", Self::describe(&w)));
+                        return self.err(
+                            w,
+                            format!("expected a target name, found {}", Self::describe(&w)),
+                        );
                     }
                     words.push(w.text.into());
                     if !self.tok.is(b',') {
@@ -183,7 +203,10 @@ impl<'s> Parser<'s> {
                     self.err(t, "instruction outside of a function")
                 }
             }
-            _ => self.err(t, format!("unexpected {} at module scope", Self::describe(&t))),
+            _ => self.err(
+                t,
+                format!("unexpected {} at module scope", Self::describe(&t)),
+            ),
         }
     }
 
@@ -196,13 +219,21 @@ impl<'s> Parser<'s> {
                 match n.text {
                     "32" => Ok(Item::AddressSize(32)),
                     "64" => Ok(Item::AddressSize(64)),
-                    _ => self.err(n, format!("invalid address size {}: expected 32 or 64", Self::describe(&n))),
+                    _ => self.err(
+                        n,
+                        format!(
+                            "invalid address size {}: expected 32 or 64",
+                            Self::describe(&n)
+                        ),
+                    ),
                 }
             }
             ".file" => {
                 self.bump()?;
                 let toks = self.rest_of_line_tokens()?;
-                Ok(Item::Directive(format!("\t.file\t{}", join_tokens(&toks)).into()))
+                Ok(Item::Directive(
+                    format!("\t.file\t{}", join_tokens(&toks)).into(),
+                ))
             }
             ".section" => self.section(),
             ".pragma" | ".alias" => {
@@ -221,9 +252,13 @@ impl<'s> Parser<'s> {
                         self.function(linkage.iter().map(|l| l.text[1..].into()).collect())
                     }
                     s if k.kind == Tok::Dot && VAR_SPACES.contains(&s) => self.variable(&linkage),
-                    _ if !linkage.is_empty() => {
-                        self.err(k, format!("expected '.entry', '.func' or a variable after linkage, found {}", Self::describe(&k)))
-                    }
+                    _ if !linkage.is_empty() => self.err(
+                        k,
+                        format!(
+                            "expected '.entry', '.func' or a variable after linkage, found {}",
+                            Self::describe(&k)
+                        ),
+                    ),
                     _ => self.err(k, format!("unknown directive '{}'", k.text)),
                 }
             }
@@ -269,7 +304,13 @@ impl<'s> Parser<'s> {
         }
         let open = self.lex.next_token()?;
         if !open.is(b'{') {
-            return self.err(open, format!("expected '{{' after section name, found {}", Self::describe(&open)));
+            return self.err(
+                open,
+                format!(
+                    "expected '{{' after section name, found {}",
+                    Self::describe(&open)
+                ),
+            );
         }
         let src = self.lex_src();
         let bytes = src.as_bytes();
@@ -279,7 +320,12 @@ impl<'s> Parser<'s> {
         let mut text = String::new();
         while depth > 0 {
             match bytes.get(i) {
-                None => return Err(Diagnostic::new(bytes.len(), "unexpected end of file in '.section'; expected '}'")),
+                None => {
+                    return Err(Diagnostic::new(
+                        bytes.len(),
+                        "unexpected end of file in '.section'; expected '}'",
+                    ))
+                }
                 Some(b'/') if bytes.get(i + 1) == Some(&b'/') => {
                     while i < bytes.len() && bytes[i] != b'\n' {
                         i += 1;
@@ -358,7 +404,10 @@ impl<'s> Parser<'s> {
         };
         let mut all: Vec<Token> = linkage.to_vec();
         all.extend(toks);
-        Ok(Item::Var(GlobalVar { name: name.into(), text: join_tokens(&all).into() }))
+        Ok(Item::Var(GlobalVar {
+            name: name.into(),
+            text: join_tokens(&all).into(),
+        }))
     }
 
     fn param_list(&mut self, b: &mut FnBuilder<'s>) -> Result<Vec<ParamDecl>, Diagnostic> {
@@ -380,7 +429,13 @@ impl<'s> Parser<'s> {
                     break;
                 }
                 if depth == 0 && (t.is(b'{') || t.is(b';')) {
-                    return self.err(t, format!("expected ')' to end the parameter list, found {}", Self::describe(&t)));
+                    return self.err(
+                        t,
+                        format!(
+                            "expected ')' to end the parameter list, found {}",
+                            Self::describe(&t)
+                        ),
+                    );
                 }
                 if t.is(b'[') {
                     depth += 1;
@@ -400,7 +455,10 @@ impl<'s> Parser<'s> {
                 let sym = b.func.ops.sym(name.text);
                 b.scopes[0].syms.insert(name.text, sym);
             }
-            out.push(ParamDecl { text: join_tokens(&toks).into(), name: name.text.into() });
+            out.push(ParamDecl {
+                text: join_tokens(&toks).into(),
+                name: name.text.into(),
+            });
             if self.bump()?.is(b')') {
                 return Ok(out);
             }
@@ -409,12 +467,23 @@ impl<'s> Parser<'s> {
 
     fn function(&mut self, linkage: Vec<Box<str>>) -> Result<Item, Diagnostic> {
         let kw = self.bump()?;
-        let kind = if kw.text == ".entry" { FuncKind::Entry } else { FuncKind::Func };
+        let kind = if kw.text == ".entry" {
+            FuncKind::Entry
+        } else {
+            FuncKind::Func
+        };
         let mut b = FnBuilder::new();
-        let rets = if self.tok.is(b'(') { Some(self.param_list(&mut b)?) } else { None };
+        let rets = if kind == FuncKind::Func && self.tok.is(b'(') {
+            Some(self.param_list(&mut b)?)
+        } else {
+            None
+        };
         let name = self.tok;
         if name.kind != Tok::Ident {
-            return self.err(name, format!("expected function name, found {}", Self::describe(&name)));
+            return self.err(
+                name,
+                format!("expected function name, found {}", Self::describe(&name)),
+            );
         }
         self.bump()?;
         self.globals.insert(name.text);
@@ -422,8 +491,14 @@ impl<'s> Parser<'s> {
         b.func.kind = kind;
         b.func.linkage = linkage;
         b.func.rets = rets;
-        b.func.params = if self.tok.is(b'(') { Some(self.param_list(&mut b)?) } else { None };
-        while self.tok.kind == Tok::Dot && (FUNC_ATTRS.contains(&self.tok.text) || self.tok.text == ".pragma") {
+        b.func.params = if self.tok.is(b'(') {
+            Some(self.param_list(&mut b)?)
+        } else {
+            None
+        };
+        while self.tok.kind == Tok::Dot
+            && (FUNC_ATTRS.contains(&self.tok.text) || self.tok.text == ".pragma")
+        {
             let d = self.bump()?;
             let mut toks = vec![d];
             if d.text == ".pragma" {
@@ -444,10 +519,16 @@ impl<'s> Parser<'s> {
         }
         if !self.tok.is(b'{') {
             let found = Self::describe(&self.tok);
-            return self.err(self.tok, format!("expected '{{' or ';' after function signature, found {found}"));
+            return self.err(
+                self.tok,
+                format!("expected '{{' or ';' after function signature, found {found}"),
+            );
         }
         if !self.defined.insert(name.text) {
-            return self.err(name, format!("duplicate definition of function '{}'", name.text));
+            return self.err(
+                name,
+                format!("duplicate definition of function '{}'", name.text),
+            );
         }
         self.bump()?;
         b.func.has_body = true;
@@ -537,7 +618,11 @@ impl<'s> FnBuilder<'s> {
 
     fn lookup_reg(&mut self, name: &str) -> Option<RegDecl> {
         let split = name.trim_end_matches(|c: char| c.is_ascii_digit());
-        let idx: Option<u32> = if split.len() < name.len() { name[split.len()..].parse().ok() } else { None };
+        let idx: Option<u32> = if split.len() < name.len() {
+            name[split.len()..].parse().ok()
+        } else {
+            None
+        };
         for k in (0..self.scopes.len()).rev() {
             let s = &self.scopes[k];
             if let Some(&r) = s.regs.get(name) {
@@ -559,7 +644,10 @@ impl<'s> FnBuilder<'s> {
     }
 
     fn lookup_sym(&self, name: &str) -> Option<Sym> {
-        self.scopes.iter().rev().find_map(|s| s.syms.get(name).copied())
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.syms.get(name).copied())
     }
 
     fn unique_name(&mut self, name: &str) -> String {
@@ -629,7 +717,10 @@ impl<'s> Parser<'s> {
                 Tok::Punct if t.is(b'{') => {
                     self.bump()?;
                     let parent = b.scope_id();
-                    b.scopes.push(Scope { id: next_scope, ..Default::default() });
+                    b.scopes.push(Scope {
+                        id: next_scope,
+                        ..Default::default()
+                    });
                     b.scope_parent.push(parent);
                     next_scope += 1;
                 }
@@ -645,7 +736,10 @@ impl<'s> Parser<'s> {
                         self.bump()?;
                         self.bump()?;
                         if self.tok.kind == Tok::Dot
-                            && matches!(self.tok.text, ".callprototype" | ".branchtargets" | ".calltargets")
+                            && matches!(
+                                self.tok.text,
+                                ".callprototype" | ".branchtargets" | ".calltargets"
+                            )
                         {
                             self.label_decl(b, t)?;
                         } else {
@@ -655,7 +749,12 @@ impl<'s> Parser<'s> {
                         self.instruction(b, None)?;
                     }
                 }
-                _ => return self.err(t, format!("unexpected {} in function body", Self::describe(&t))),
+                _ => {
+                    return self.err(
+                        t,
+                        format!("unexpected {} in function body", Self::describe(&t)),
+                    )
+                }
             }
         }
         self.finish(b)
@@ -683,7 +782,10 @@ impl<'s> Parser<'s> {
             match target {
                 Some(blk) => b.func.dfg.insts[p.inst].targets[p.slot].block = blk,
                 None => {
-                    return Err(Diagnostic::new(p.pos as usize, format!("use of undefined label '{}'", p.label)));
+                    return Err(Diagnostic::new(
+                        p.pos as usize,
+                        format!("use of undefined label '{}'", p.label),
+                    ));
                 }
             }
         }
@@ -738,14 +840,26 @@ impl<'s> Parser<'s> {
         let unique = b.unique_name(name.text);
         let sym = b.func.ops.sym(&unique);
         let scope = b.scope_id();
-        if b.scopes.last_mut().unwrap().syms.insert(name.text, sym).is_some() {
+        if b.scopes
+            .last_mut()
+            .unwrap()
+            .syms
+            .insert(name.text, sym)
+            .is_some()
+        {
             return self.err(name, format!("duplicate declaration of '{}'", name.text));
         }
         if kind.text == ".branchtargets" {
-            let labels = toks.iter().filter(|t| t.kind == Tok::Ident).map(|t| (*t, scope)).collect();
+            let labels = toks
+                .iter()
+                .filter(|t| t.kind == Tok::Ident)
+                .map(|t| (*t, scope))
+                .collect();
             b.tables.insert(sym, BranchTable { labels });
         }
-        b.func.decls.push(format!("{unique}: {} {}", kind.text, join_tokens(&toks)).into());
+        b.func
+            .decls
+            .push(format!("{unique}: {} {}", kind.text, join_tokens(&toks)).into());
         Ok(())
     }
 
@@ -770,7 +884,13 @@ impl<'s> Parser<'s> {
                 let name = toks[k];
                 let unique = b.unique_name(name.text);
                 let sym = b.func.ops.sym(&unique);
-                if b.scopes.last_mut().unwrap().syms.insert(name.text, sym).is_some() {
+                if b.scopes
+                    .last_mut()
+                    .unwrap()
+                    .syms
+                    .insert(name.text, sym)
+                    .is_some()
+                {
                     return self.err(name, format!("duplicate declaration of '{}'", name.text));
                 }
                 let mut text = join_tokens(&toks[..k]);
@@ -833,7 +953,10 @@ impl<'s> Parser<'s> {
         loop {
             let name = self.bump()?;
             if name.kind != Tok::Ident {
-                return self.err(name, format!("expected a register name, found {}", Self::describe(&name)));
+                return self.err(
+                    name,
+                    format!("expected a register name, found {}", Self::describe(&name)),
+                );
             }
             let mut count = None;
             if self.tok.is(b'<') {
@@ -844,7 +967,10 @@ impl<'s> Parser<'s> {
                     _ => return self.err(n, "expected a register count"),
                 };
                 if !self.tok.is(b'>') {
-                    return self.err(self.tok, format!("expected '>', found {}", Self::describe(&self.tok)));
+                    return self.err(
+                        self.tok,
+                        format!("expected '>', found {}", Self::describe(&self.tok)),
+                    );
                 }
                 self.bump()?;
                 count = Some(c);
@@ -860,7 +986,11 @@ impl<'s> Parser<'s> {
                         None => format!(".reg {} .{} {}", v.text, ty.name(), name.text),
                     };
                     let sym = b.func.ops.sym(name.text);
-                    b.scopes.last_mut().unwrap().regs.insert(name.text, RegDecl::Pinned(sym));
+                    b.scopes
+                        .last_mut()
+                        .unwrap()
+                        .regs
+                        .insert(name.text, RegDecl::Pinned(sym));
                     b.func.decls.push(text.into());
                 }
                 (None, Some(c)) => {
@@ -871,7 +1001,11 @@ impl<'s> Parser<'s> {
                 (None, None) => {
                     b.vars.push(Var { ty });
                     let v = (b.vars.len() - 1) as u32;
-                    b.scopes.last_mut().unwrap().regs.insert(name.text, RegDecl::Var(v));
+                    b.scopes
+                        .last_mut()
+                        .unwrap()
+                        .regs
+                        .insert(name.text, RegDecl::Var(v));
                 }
             }
             let sep = self.bump()?;
@@ -879,7 +1013,13 @@ impl<'s> Parser<'s> {
                 break;
             }
             if !sep.is(b',') {
-                return self.err(sep, format!("expected ',' or ';' in '.reg' declaration, found {}", Self::describe(&sep)));
+                return self.err(
+                    sep,
+                    format!(
+                        "expected ',' or ';' in '.reg' declaration, found {}",
+                        Self::describe(&sep)
+                    ),
+                );
             }
         }
         let _ = start;
@@ -895,15 +1035,18 @@ impl<'s> Parser<'s> {
             Some(c) => {
                 s.ranges.contains_key(name)
                     || s.regs.keys().any(|r| {
-                        r.strip_prefix(name).and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n < c)
+                        r.strip_prefix(name)
+                            .and_then(|n| n.parse::<u32>().ok())
+                            .is_some_and(|n| n < c)
                     })
             }
             None => {
                 let split = name.trim_end_matches(|c: char| c.is_ascii_digit());
                 split.len() < name.len()
-                    && name[split.len()..].parse::<u32>().ok().is_some_and(|n| {
-                        s.ranges.get(split).is_some_and(|&(_, c)| n < c)
-                    })
+                    && name[split.len()..]
+                        .parse::<u32>()
+                        .ok()
+                        .is_some_and(|n| s.ranges.get(split).is_some_and(|&(_, c)| n < c))
             }
         }
     }
@@ -915,26 +1058,53 @@ impl<'s> Parser<'s> {
             negated = true;
         }
         let r = self.tok;
-        let var = match (r.kind, r.kind == Tok::Ident && true) {
-            (Tok::Ident, _) => match b.lookup_reg(r.text) {
+        let var = match r.kind {
+            Tok::Ident => match b.lookup_reg(r.text) {
                 Some(RegDecl::Var(v)) => v,
                 _ => {
-                    return self.err(r, format!("expected a predicate register after '@', found {}", Self::describe(&r)))
+                    return self.err(
+                        r,
+                        format!(
+                            "expected a predicate register after '@', found {}",
+                            Self::describe(&r)
+                        ),
+                    )
                 }
             },
-            _ => return self.err(r, format!("expected a predicate register after '@', found {}", Self::describe(&r))),
+            _ => {
+                return self.err(
+                    r,
+                    format!(
+                        "expected a predicate register after '@', found {}",
+                        Self::describe(&r)
+                    ),
+                )
+            }
         };
         if b.vars[var as usize].ty != Type::Pred {
             return self.err(r, format!("guard register '{}' is not a predicate", r.text));
         }
         self.bump()?;
-        Ok((Guard { pred: Value::new(var as usize), negated }, r.pos))
+        Ok((
+            Guard {
+                pred: Value::new(var as usize),
+                negated,
+            },
+            r.pos,
+        ))
     }
 
-    fn instruction(&mut self, b: &mut FnBuilder<'s>, guard: Option<(Guard, u32)>) -> Result<(), Diagnostic> {
+    fn instruction(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        guard: Option<(Guard, u32)>,
+    ) -> Result<(), Diagnostic> {
         let m = self.bump()?;
         if m.kind != Tok::Ident {
-            return self.err(m, format!("expected an instruction, found {}", Self::describe(&m)));
+            return self.err(
+                m,
+                format!("expected an instruction, found {}", Self::describe(&m)),
+            );
         }
         if !is_mnemonic(m.text) {
             return self.err(m, format!("unknown instruction '{}'", m.text));
@@ -961,7 +1131,11 @@ impl<'s> Parser<'s> {
                 owned.push_str(d.text);
             }
         }
-        let text = if contiguous { &src[m.pos as usize..end] } else { owned.as_str() };
+        let text = if contiguous {
+            &src[m.pos as usize..end]
+        } else {
+            owned.as_str()
+        };
         let op = b.func.ops.intern_text(text);
         let mut d = InstData::new(op, SmallVec::new());
         d.pos = m.pos;
@@ -999,9 +1173,21 @@ impl<'s> Parser<'s> {
     fn missing_separator<T>(&self) -> Result<T, Diagnostic> {
         let t = self.tok;
         if t.newline_before || t.is(b'}') || t.kind == Tok::Eof {
-            self.err(t, format!("expected ';' after instruction, found {}", Self::describe(&t)))
+            self.err(
+                t,
+                format!(
+                    "expected ';' after instruction, found {}",
+                    Self::describe(&t)
+                ),
+            )
         } else {
-            self.err(t, format!("expected ',' between operands, found {}", Self::describe(&t)))
+            self.err(
+                t,
+                format!(
+                    "expected ',' between operands, found {}",
+                    Self::describe(&t)
+                ),
+            )
         }
     }
 
@@ -1015,9 +1201,16 @@ impl<'s> Parser<'s> {
         let info = b.func.ops.info(d.op);
         if let Some((lo, hi)) = operand_counts(info.opcode, bool_form(&b.func.ops, d.op)) {
             let n = d.operands.len();
-            let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+            let want = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo} to {hi}")
+            };
             if n < lo {
-                return self.err(semi, format!("'{}' expects {want} operands, found {n}", info.text));
+                return self.err(
+                    semi,
+                    format!("'{}' expects {want} operands, found {n}", info.text),
+                );
             }
             if n > hi {
                 return Err(Diagnostic::new(
@@ -1035,13 +1228,22 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    fn branch(&mut self, b: &mut FnBuilder<'s>, mut d: InstData, m: Token<'s>, opcode: Opcode) -> Result<(), Diagnostic> {
+    fn branch(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        mut d: InstData,
+        m: Token<'s>,
+        opcode: Opcode,
+    ) -> Result<(), Diagnostic> {
         let mut labels: Vec<(Token<'s>, u32)> = Vec::new();
         match m.text {
             "bra" => {
                 let l = self.bump()?;
                 if l.kind != Tok::Ident {
-                    return self.err(l, format!("expected a label after 'bra', found {}", Self::describe(&l)));
+                    return self.err(
+                        l,
+                        format!("expected a label after 'bra', found {}", Self::describe(&l)),
+                    );
                 }
                 labels.push((l, b.scope_id()));
             }
@@ -1056,7 +1258,12 @@ impl<'s> Parser<'s> {
                 let t = self.bump()?;
                 let table = match (t.kind, b.lookup_sym(t.text)) {
                     (Tok::Ident, Some(s)) => s,
-                    _ => return self.err(t, format!("use of undeclared branch table {}", Self::describe(&t))),
+                    _ => {
+                        return self.err(
+                            t,
+                            format!("use of undeclared branch table {}", Self::describe(&t)),
+                        )
+                    }
                 };
                 let Some(tbl) = b.tables.get(&table) else {
                     return self.err(t, format!("'{}' is not a '.branchtargets' list", t.text));
@@ -1085,7 +1292,13 @@ impl<'s> Parser<'s> {
         };
         let i = b.append(d);
         for (slot, (l, scope)) in labels.into_iter().enumerate() {
-            b.pending.push(PendingTarget { inst: i, slot, label: l.text, scope, pos: l.pos });
+            b.pending.push(PendingTarget {
+                inst: i,
+                slot,
+                label: l.text,
+                scope,
+                pos: l.pos,
+            });
         }
         match fall {
             Some(nb) => {
@@ -1141,7 +1354,9 @@ impl<'s> Parser<'s> {
                     None if t.text.starts_with('%') => {
                         return self.err(t, format!("use of undeclared register '{}'", t.text))
                     }
-                    None => return self.err(t, format!("use of undeclared identifier '{}'", t.text)),
+                    None => {
+                        return self.err(t, format!("use of undeclared identifier '{}'", t.text))
+                    }
                 };
                 let mut off = 0;
                 if self.tok.is(b'+') {
@@ -1155,8 +1370,16 @@ impl<'s> Parser<'s> {
                     self.bump()?;
                     let r = self.bump()?;
                     match b.lookup_reg(r.text) {
-                        Some(RegDecl::Var(v)) if r.kind == Tok::Ident => Ok(Operand::Not(Value::new(v as usize))),
-                        _ => self.err(r, format!("expected a predicate register after '!', found {}", Self::describe(&r))),
+                        Some(RegDecl::Var(v)) if r.kind == Tok::Ident => {
+                            Ok(Operand::Not(Value::new(v as usize)))
+                        }
+                        _ => self.err(
+                            r,
+                            format!(
+                                "expected a predicate register after '!', found {}",
+                                Self::describe(&r)
+                            ),
+                        ),
                     }
                 }
                 b'{' => {
@@ -1172,7 +1395,13 @@ impl<'s> Parser<'s> {
                             self.bump()?;
                             break;
                         }
-                        return self.err(self.tok, format!("expected '}}' to end the vector, found {}", Self::describe(&self.tok)));
+                        return self.err(
+                            self.tok,
+                            format!(
+                                "expected '}}' to end the vector, found {}",
+                                Self::describe(&self.tok)
+                            ),
+                        );
                     }
                     Ok(Operand::Vector(v.into()))
                 }
@@ -1193,13 +1422,22 @@ impl<'s> Parser<'s> {
                             self.bump()?;
                             break;
                         }
-                        return self.err(self.tok, format!("expected ')' to end the list, found {}", Self::describe(&self.tok)));
+                        return self.err(
+                            self.tok,
+                            format!(
+                                "expected ')' to end the list, found {}",
+                                Self::describe(&self.tok)
+                            ),
+                        );
                     }
                     Ok(Operand::List(v.into()))
                 }
                 b'[' => self.address(b),
                 b'-' | b'+' | b'~' | b'(' => self.immediate(b),
-                _ => self.err(t, format!("expected an operand, found {}", Self::describe(&t))),
+                _ => self.err(
+                    t,
+                    format!("expected an operand, found {}", Self::describe(&t)),
+                ),
             },
             Tok::Number => self.immediate(b),
             Tok::Dot if t.text[1..].starts_with(|c: char| c.is_ascii_digit()) => self.immediate(b),
@@ -1208,11 +1446,18 @@ impl<'s> Parser<'s> {
                 Ok(Operand::Symbol(b.func.ops.sym(t.text), 0))
             }
             Tok::Eof => self.err(t, "unexpected end of file; expected an operand"),
-            _ => self.err(t, format!("expected an operand, found {}", Self::describe(&t))),
+            _ => self.err(
+                t,
+                format!("expected an operand, found {}", Self::describe(&t)),
+            ),
         }
     }
 
-    fn pair_tail(&mut self, b: &mut FnBuilder<'s>, first: Option<Value>) -> Result<Operand, Diagnostic> {
+    fn pair_tail(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        first: Option<Value>,
+    ) -> Result<Operand, Diagnostic> {
         if !self.tok.is(b'|') {
             return Ok(match first {
                 Some(v) => Operand::Value(v),
@@ -1227,7 +1472,15 @@ impl<'s> Parser<'s> {
                 Some(RegDecl::Var(v)) => Some(Value::new(v as usize)),
                 _ => return self.err(r, format!("use of undeclared register '{}'", r.text)),
             },
-            _ => return self.err(r, format!("expected a register after '|', found {}", Self::describe(&r))),
+            _ => {
+                return self.err(
+                    r,
+                    format!(
+                        "expected a register after '|', found {}",
+                        Self::describe(&r)
+                    ),
+                )
+            }
         };
         Ok(Operand::Pair(first, second))
     }
@@ -1253,15 +1506,25 @@ impl<'s> Parser<'s> {
         self.address_tail(b, base, off)
     }
 
-    fn address_tail(&mut self, b: &mut FnBuilder<'s>, base: Operand, offset: i64) -> Result<Operand, Diagnostic> {
+    fn address_tail(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        base: Operand,
+        offset: i64,
+    ) -> Result<Operand, Diagnostic> {
         let mut rest = Vec::new();
-        while self.tok.is(b',') {
+        // Texture and surface forms list further elements, never after an
+        // offset.
+        while self.tok.is(b',') && offset == 0 {
             self.bump()?;
             rest.push(self.operand(b, false)?);
         }
         if !self.tok.is(b']') {
             let found = Self::describe(&self.tok);
-            return self.err(self.tok, format!("expected ']' to end the address, found {found}"));
+            return self.err(
+                self.tok,
+                format!("expected ']' to end the address, found {found}"),
+            );
         }
         self.bump()?;
         Ok(Operand::Addr(Box::new(Address { base, offset, rest })))
@@ -1292,7 +1555,8 @@ impl<'s> Parser<'s> {
             self.bump()?;
         }
         let next = self.peek()?;
-        let ends = next.is(b',') || next.is(b';') || next.is(b']') || next.is(b'}') || next.is(b')');
+        let ends =
+            next.is(b',') || next.is(b';') || next.is(b']') || next.is(b'}') || next.is(b')');
         if ends {
             // A literal alone keeps its notation.
             self.bump()?;
@@ -1375,7 +1639,10 @@ impl<'s> Parser<'s> {
                 let imm = parse_literal(t.text, false, &mut ptx_ir::op::Interner::default())
                     .map_err(|m| Diagnostic::new(t.pos as usize, m))?;
                 if !imm.is_int() {
-                    return self.err(t, format!("expected an integer constant, found '{}'", t.text));
+                    return self.err(
+                        t,
+                        format!("expected an integer constant, found '{}'", t.text),
+                    );
                 }
                 Ok(imm.bits as i64)
             }
@@ -1389,9 +1656,15 @@ impl<'s> Parser<'s> {
                     self.expect(b')')?;
                     Ok(v)
                 }
-                _ => self.err(t, format!("expected a constant, found {}", Self::describe(&t))),
+                _ => self.err(
+                    t,
+                    format!("expected a constant, found {}", Self::describe(&t)),
+                ),
             },
-            _ => self.err(t, format!("expected a constant, found {}", Self::describe(&t))),
+            _ => self.err(
+                t,
+                format!("expected a constant, found {}", Self::describe(&t)),
+            ),
         }
     }
 }
@@ -1407,7 +1680,8 @@ pub fn join_tokens(toks: &[Token]) -> String {
             let tight_after = p.kind == Tok::Punct && b"([{<".contains(&p.text.as_bytes()[0]);
             let call_like = p.kind == Tok::Ident && (t.is(b'(') || t.is(b'[') || t.is(b'<'));
             let sign = p.kind == Tok::Punct && (p.is(b'+') || p.is(b'-')) && t.pos == p.pos + 1;
-            let before_sign = (t.is(b'+') || t.is(b'-')) && p.pos as usize + p.text.len() == t.pos as usize;
+            let before_sign =
+                (t.is(b'+') || t.is(b'-')) && p.pos as usize + p.text.len() == t.pos as usize;
             if !(tight_before || tight_after || call_like || sign || before_sign) {
                 s.push(' ');
             }

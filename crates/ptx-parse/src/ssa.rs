@@ -21,7 +21,9 @@
 
 use ptx_ir::bitset::BitSet;
 use ptx_ir::entity::{EntityRef, SecondaryMap};
-use ptx_ir::{Block, ControlFlowGraph, DominatorTree, Function, Operand, Shape, Type, Value, ValueDef};
+use ptx_ir::{
+    Block, ControlFlowGraph, DominatorTree, Function, Operand, Shape, Type, Value, ValueDef,
+};
 use smallvec::SmallVec;
 
 /// A source register (before SSA).
@@ -157,8 +159,12 @@ pub fn build(f: &mut Function, vars: &[Var]) {
     // 3. Dominance frontiers of reachable blocks, then parameter placement.
     let mut df: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
     for &b in dt.rpo() {
-        let preds: SmallVec<[Block; 4]> =
-            cfg.preds(b).iter().copied().filter(|&p| dt.is_reachable(p)).collect();
+        let preds: SmallVec<[Block; 4]> = cfg
+            .preds(b)
+            .iter()
+            .copied()
+            .filter(|&p| dt.is_reachable(p))
+            .collect();
         if preds.len() < 2 {
             continue;
         }
@@ -283,13 +289,16 @@ impl Renamer<'_> {
             return v;
         }
         *self.undef[x].get_or_insert_with(|| {
-            f.dfg.make_value(self.vars[x].ty, ValueDef::Undef, Some(x as u32))
+            f.dfg
+                .make_value(self.vars[x].ty, ValueDef::Undef, Some(x as u32))
         })
     }
 
     fn block(&mut self, f: &mut Function, b: Block) {
         for &x in &self.param_vars[b] {
-            let v = f.dfg.append_block_param(b, self.vars[x as usize].ty, Some(x));
+            let v = f
+                .dfg
+                .append_block_param(b, self.vars[x as usize].ty, Some(x));
             self.set(x as usize, v);
         }
         let insts: SmallVec<[_; 16]> = f.layout.block_insts(b).collect();
@@ -344,7 +353,8 @@ impl Renamer<'_> {
             for k in 0..ntargets {
                 let t = f.dfg.insts[i].targets[k].block;
                 let xs = self.param_vars[t].clone();
-                let args: SmallVec<[Value; 2]> = xs.iter().map(|&x| self.read(f, x as usize)).collect();
+                let args: SmallVec<[Value; 2]> =
+                    xs.iter().map(|&x| self.read(f, x as usize)).collect();
                 f.dfg.insts[i].targets[k].args = args;
             }
         }

@@ -28,7 +28,10 @@ pub fn verify(f: &ptx_ir::Function) -> Result<(), Diagnostic> {
         None => Ok(()),
         Some(e) => {
             let pos = if e.pos == u32::MAX { 0 } else { e.pos as usize };
-            Err(Diagnostic::new(pos, format!("verifier: in function '{}': {}", f.name, e.message)))
+            Err(Diagnostic::new(
+                pos,
+                format!("verifier: in function '{}': {}", f.name, e.message),
+            ))
         }
     }
 }

@@ -22,7 +22,10 @@ const USAGE: &str = "usage: ptx-opt [options] [input.ptx | -]\n\n\
 options:\n  -o <file>      write output to <file> ('-' for stdout)\n  --help         show this help\n  --version      show the version\n";
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut o = Options { input: None, output: None };
+    let mut o = Options {
+        input: None,
+        output: None,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         // Long options are accepted with one dash or two, as opt does.
@@ -110,8 +113,14 @@ fn run(opts: &Options) -> Result<(), String> {
 /// Writes `data` to a temporary file next to `path`, then renames it over
 /// `path`, so a failure never leaves a half-written output behind.
 fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp: PathBuf = dir.join(format!(".{file}.ptx-opt-{}.tmp", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;

@@ -1,0 +1,128 @@
+//! Command-line behaviour: stdin/stdout, `-o`, options with one or two
+//! dashes, and never losing an existing output file.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+const GOOD: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
+.visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\n\
+ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nadd.s32 %r2, %r1, 1;\nst.global.u32 [%rd1], %r2;\nret;\n}\n";
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ptx-opt"))
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ptx-opt-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run_stdin(args: &[&str], input: &str) -> std::process::Output {
+    let mut c = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    c.wait_with_output().unwrap()
+}
+
+#[test]
+fn reads_stdin_and_writes_stdout() {
+    let out = run_stdin(&["-"], GOOD);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("add.s32 \t%r2, %r1, 1;"), "{text}");
+    // Default input is stdin too, and `-o -` is stdout.
+    let again = run_stdin(&["-o", "-"], GOOD);
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+}
+
+#[test]
+fn errors_on_stdin_name_the_stream() {
+    let out = run_stdin(&[], ".version 7.0\n.target sm_80\nbogus\n");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("<stdin>:3:1: error: instruction outside of a function"),
+        "{err}"
+    );
+}
+
+#[test]
+fn output_file_is_written_and_replaced_only_on_success() {
+    let d = tmpdir("out");
+    let input = d.join("in.ptx");
+    let output = d.join("out.ptx");
+    std::fs::write(&input, GOOD).unwrap();
+    for flag in ["-o", "--o"] {
+        std::fs::remove_file(&output).ok();
+        let st = bin().arg(&input).arg(flag).arg(&output).status().unwrap();
+        assert!(st.success());
+        assert!(std::fs::read_to_string(&output)
+            .unwrap()
+            .contains(".entry k"));
+    }
+    // A failing run leaves the previous output byte for byte.
+    std::fs::write(&output, "precious\n").unwrap();
+    std::fs::write(
+        &input,
+        ".version 7.0\n.target sm_80\n.visible .entry k()\n{\n\tadd.s32 %r1;\n}\n",
+    )
+    .unwrap();
+    let out = bin().arg(&input).arg("-o").arg(&output).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&output).unwrap(), "precious\n");
+    // And no temporary file is left behind.
+    let names: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn bad_options_and_missing_files_are_errors() {
+    let out = bin().arg("-frobnicate").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option '-frobnicate'"));
+    let out = bin().arg("/nonexistent/x.ptx").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .starts_with("ptx-opt: error: cannot read '/nonexistent/x.ptx'"));
+    let out = bin().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("usage: ptx-opt"));
+}
+
+#[test]
+fn garbage_never_panics() {
+    // A cheap deterministic fuzz: truncations and byte flips of a valid file.
+    let src = GOOD.as_bytes();
+    let mut seed: u64 = 0x9e3779b97f4a7c15;
+    for k in 0..200usize {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut v = src[..(k * 7) % src.len()].to_vec();
+        if !v.is_empty() {
+            let at = (seed as usize) % v.len();
+            v[at] = (seed >> 32) as u8;
+        }
+        let r = std::panic::catch_unwind(|| ptx_opt::process(&v));
+        assert!(
+            r.is_ok(),
+            "panic on input {:?}",
+            String::from_utf8_lossy(&v)
+        );
+    }
+}

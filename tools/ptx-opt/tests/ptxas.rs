@@ -1,0 +1,108 @@
+//! NVIDIA's `ptxas` accepts everything we print, for every corpus and
+//! hand-written file it accepts as input.
+//!
+//! `ptxas` comes from the `nvidia-cuda-nvcc` wheel that
+//! `scripts/install-ptxas.sh` puts in `.tools/`. Without it the test is
+//! skipped locally and fails under CI (`CI` set), where it must run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PTXAS") {
+        return Some(PathBuf::from(p));
+    }
+    let local = workspace().join(".tools/cuda/nvidia/cu13/bin/ptxas");
+    if local.exists() {
+        return Some(local);
+    }
+    Command::new("ptxas")
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|_| "ptxas".into())
+}
+
+/// The `-arch` to check a file with: its own target when newer than sm_80.
+fn arch_for(src: &str) -> String {
+    let target = src
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".target "))
+        .unwrap_or("sm_80");
+    let first = target.split(',').next().unwrap_or("").trim();
+    let num: u32 = first
+        .trim_start_matches("sm_")
+        .trim_end_matches(['a', 'f'])
+        .parse()
+        .unwrap_or(80);
+    if num > 80 {
+        first.to_string()
+    } else {
+        "sm_80".into()
+    }
+}
+
+fn assembles(ptxas: &Path, arch: &str, file: &Path) -> Result<(), String> {
+    let out = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(file)
+        .arg("-o")
+        .arg("/dev/null")
+        .output();
+    match out {
+        Ok(o) if o.status.success() => Ok(()),
+        Ok(o) => Err(String::from_utf8_lossy(&o.stderr).into_owned()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[test]
+fn ptxas_accepts_printed_output() {
+    let Some(ptxas) = find_ptxas() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "ptxas is required under CI: run scripts/install-ptxas.sh"
+        );
+        eprintln!("skipped: ptxas not found (run scripts/install-ptxas.sh)");
+        return;
+    };
+    let root = workspace().join("crates/ptx-parse/tests");
+    let tmp = std::env::temp_dir().join(format!("ptx-opt-ptxas-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let (mut checked, mut rejected_inputs) = (0, 0);
+    let mut failures = Vec::new();
+    for dir in ["corpus/llc", "corpus/stress", "forms"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.retain(|p| p.extension().is_some_and(|x| x == "ptx"));
+        files.sort();
+        for path in files {
+            let src = std::fs::read_to_string(&path).unwrap();
+            let arch = arch_for(&src);
+            if assembles(&ptxas, &arch, &path).is_err() {
+                rejected_inputs += 1;
+                continue;
+            }
+            let printed = ptx_opt::process(src.as_bytes()).unwrap();
+            let out = tmp.join(path.file_name().unwrap());
+            std::fs::write(&out, printed).unwrap();
+            if let Err(e) = assembles(&ptxas, &arch, &out) {
+                failures.push(format!("{}: {e}", path.display()));
+            }
+            checked += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    eprintln!(
+        "ptxas accepted {checked} printed files ({rejected_inputs} inputs it rejects were skipped)"
+    );
+    assert!(checked >= 90, "only {checked} files checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
