@@ -47,8 +47,11 @@ impl ControlFlowGraph {
 }
 
 /// Dominator tree of the blocks reachable from the entry.
+///
+/// petgraph computes the immediate dominators; they are then kept in a
+/// dense table indexed by block, so queries cost an array read.
 pub struct DominatorTree {
-    doms: Option<Dominators<NodeIndex>>,
+    idom: SecondaryMap<Block, Option<Block>>,
     /// Reverse post-order of reachable blocks.
     rpo: Vec<Block>,
     rpo_num: SecondaryMap<Block, u32>,
@@ -57,47 +60,56 @@ pub struct DominatorTree {
 impl DominatorTree {
     /// Computes dominators of `func` given its CFG.
     pub fn compute(func: &Function, cfg: &ControlFlowGraph) -> Self {
-        let n = func.dfg.blocks.len();
-        let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 2);
-        for _ in 0..n {
-            g.add_node(());
-        }
-        for b in func.layout.blocks() {
-            for &s in cfg.succs(b) {
-                g.add_edge(NodeIndex::new(b.index()), NodeIndex::new(s.index()), ());
-            }
-        }
         let entry = func.layout.entry_block();
-        let doms = entry.map(|e| simple_fast(&g, NodeIndex::new(e.index())));
         // Iterative DFS for a reverse post-order.
         let mut rpo = Vec::new();
         let mut rpo_num = SecondaryMap::with_default(u32::MAX);
-        if let Some(e) = entry {
-            let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
-            let mut post = Vec::new();
-            let mut stack: Vec<(Block, usize)> = vec![(e, 0)];
-            visited[e] = true;
-            while let Some(&mut (b, ref mut i)) = stack.last_mut() {
-                let s = cfg.succs(b);
-                if *i < s.len() {
-                    let next = s[*i];
-                    *i += 1;
-                    if !visited[next] {
-                        visited[next] = true;
-                        stack.push((next, 0));
-                    }
-                } else {
-                    post.push(b);
-                    stack.pop();
+        let mut idom = SecondaryMap::with_default(None);
+        let Some(e) = entry else {
+            return DominatorTree { idom, rpo, rpo_num };
+        };
+        let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut post = Vec::new();
+        let mut stack: Vec<(Block, usize)> = vec![(e, 0)];
+        visited[e] = true;
+        while let Some(&mut (b, ref mut i)) = stack.last_mut() {
+            let s = cfg.succs(b);
+            if *i < s.len() {
+                let next = s[*i];
+                *i += 1;
+                if !visited[next] {
+                    visited[next] = true;
+                    stack.push((next, 0));
+                }
+            } else {
+                post.push(b);
+                stack.pop();
+            }
+        }
+        post.reverse();
+        for (k, &b) in post.iter().enumerate() {
+            rpo_num[b] = k as u32;
+        }
+        rpo = post;
+        if rpo.len() > 1 {
+            let n = func.dfg.blocks.len();
+            let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 2);
+            for _ in 0..n {
+                g.add_node(());
+            }
+            for &b in &rpo {
+                for &s in cfg.succs(b) {
+                    g.add_edge(NodeIndex::new(b.index()), NodeIndex::new(s.index()), ());
                 }
             }
-            post.reverse();
-            for (k, &b) in post.iter().enumerate() {
-                rpo_num[b] = k as u32;
+            let doms: Dominators<NodeIndex> = simple_fast(&g, NodeIndex::new(e.index()));
+            for &b in &rpo[1..] {
+                idom[b] = doms
+                    .immediate_dominator(NodeIndex::new(b.index()))
+                    .map(|d| Block::new(d.index()));
             }
-            rpo = post;
         }
-        DominatorTree { doms, rpo, rpo_num }
+        DominatorTree { idom, rpo, rpo_num }
     }
 
     /// Whether `b` is reachable from the entry.
@@ -111,15 +123,9 @@ impl DominatorTree {
     }
 
     /// Immediate dominator of `b` (`None` for the entry and unreachable blocks).
+    #[inline]
     pub fn idom(&self, b: Block) -> Option<Block> {
-        if !self.is_reachable(b) {
-            return None;
-        }
-        let d = self
-            .doms
-            .as_ref()?
-            .immediate_dominator(NodeIndex::new(b.index()))?;
-        Some(Block::new(d.index()))
+        self.idom[b]
     }
 
     /// Whether `a` dominates `b` (every block dominates itself).

@@ -22,7 +22,8 @@ pub enum ValueDef {
 /// Type and definition of a value.
 #[derive(Clone, Copy, Debug)]
 pub struct ValueData {
-    /// Register class the value lives in.
+    /// Declared type of the register the value came from; the register
+    /// class it lives in is `ty.reg_class()`.
     pub ty: Type,
     /// Its definition.
     pub def: ValueDef,

@@ -440,7 +440,7 @@ pub struct OpTable {
 const PURE_DEST_FIRST: &[&str] = &[
     "mul24", "mad24", "sad", "div", "rem", "popc", "clz", "bfind", "fns", "brev", "bmsk", "szext",
     "dp4a", "dp2a", "copysign", "fma", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh",
-    "testp", "isspacep", "cvt.pack", "mad.wide", "max3", "min3",
+    "testp", "isspacep", "max3", "min3",
 ];
 
 /// Mnemonics outside the known families that write no register but touch
@@ -482,7 +482,6 @@ const EFFECT_DEST_FIRST: &[&str] = &[
     "mapa",
     "getctarank",
     "elect",
-    "isspacep",
 ];
 
 fn mod_from_word(w: &str) -> Option<Mod> {
@@ -550,6 +549,12 @@ impl OpTable {
         matches!(m, Mod::Word(i) if self.word(i) == w)
     }
 
+    /// The form spelled `text`, if already interned.
+    #[inline]
+    pub fn lookup_text(&self, text: &str) -> Option<OpId> {
+        self.by_text.get(text).copied()
+    }
+
     /// Interns the spelling `text` (`"setp.lt.s32"`), decoding it once.
     pub fn intern_text(&mut self, text: &str) -> OpId {
         if let Some(&id) = self.by_text.get(text) {
@@ -595,12 +600,17 @@ impl OpTable {
             Opcode::Call => (Shape::Call, true),
             // Warp collectives must not move across control flow.
             Opcode::Vote | Opcode::Activemask => (Shape::Defs(1), true),
-            Opcode::Ld => (Shape::Defs(1), has_word(self, "volatile")),
+            // Ordered and volatile loads must stay where they are.
+            Opcode::Ld => {
+                let ordered = ["volatile", "acquire", "relaxed", "mmio"]
+                    .iter()
+                    .any(|w| has_word(self, w));
+                (Shape::Defs(1), ordered)
+            }
             // Carry-flag forms communicate through hidden state.
             Opcode::Add | Opcode::Sub | Opcode::Mad => (Shape::Defs(1), has_word(self, "cc")),
             Opcode::Other => {
-                let dotted = text.split('.').take(2).collect::<Vec<_>>().join(".");
-                if PURE_DEST_FIRST.contains(&mnemonic) || PURE_DEST_FIRST.contains(&&*dotted) {
+                if PURE_DEST_FIRST.contains(&mnemonic) {
                     (Shape::Defs(1), false)
                 } else if EFFECT_DEST_FIRST.contains(&mnemonic) {
                     (Shape::Defs(1), true)

@@ -226,7 +226,7 @@ impl<'a> Printer<'a> {
 
     fn copies(&self, out: &mut impl Write, copies: &[Copy]) -> fmt::Result {
         for c in copies {
-            let ty = match c.dst.class {
+            let ty: &str = match c.dst.class {
                 Type::F16 | Type::BF16 | Type::B8 => "b16",
                 Type::F16x2 | Type::BF16x2 => "b32",
                 t => t.name(),
@@ -322,13 +322,20 @@ impl<'a> Printer<'a> {
         out.write_char('\t')?;
         if let Some(g) = g {
             let bang = if g.negated { "!" } else { "" };
-            write!(out, "@{bang}{} ", self.value(g.pred))?;
+            out.write_char('@')?;
+            out.write_str(bang)?;
+            self.put(out, g.pred)?;
+            out.write_char(' ')?;
         }
         Ok(())
     }
 
-    fn value(&self, v: Value) -> RegName {
-        RegName(self.regs.reg(v))
+    /// Writes the register of `v` (hot: avoids `core::fmt`).
+    #[inline]
+    fn put(&self, out: &mut impl Write, v: Value) -> fmt::Result {
+        let r = self.regs.reg(v);
+        out.write_str(r.class.reg_prefix())?;
+        write_u64(out, r.num as u64)
     }
 
     fn sym(&self, s: Sym) -> &str {
@@ -337,11 +344,19 @@ impl<'a> Printer<'a> {
 
     fn operand(&self, out: &mut impl Write, o: &Operand) -> fmt::Result {
         match o {
-            Operand::Value(v) => write!(out, "{}", self.value(*v)),
-            Operand::Not(v) => write!(out, "!{}", self.value(*v)),
-            Operand::Sel(v, s) => write!(out, "{}.{}", self.value(*v), self.sym(*s)),
+            Operand::Value(v) => self.put(out, *v),
+            Operand::Not(v) => {
+                out.write_char('!')?;
+                self.put(out, *v)
+            }
+            Operand::Sel(v, s) => {
+                self.put(out, *v)?;
+                out.write_char('.')?;
+                out.write_str(self.sym(*s))
+            }
             Operand::Neg(v, s) => {
-                write!(out, "-{}", self.value(*v))?;
+                out.write_char('-')?;
+                self.put(out, *v)?;
                 match s {
                     Some(s) => write!(out, ".{}", self.sym(*s)),
                     None => Ok(()),
@@ -349,12 +364,12 @@ impl<'a> Printer<'a> {
             }
             Operand::Pair(a, b) => {
                 match a {
-                    Some(a) => write!(out, "{}", self.value(*a))?,
+                    Some(a) => self.put(out, *a)?,
                     None => out.write_char('_')?,
                 }
                 out.write_char('|')?;
                 match b {
-                    Some(b) => write!(out, "{}", self.value(*b)),
+                    Some(b) => self.put(out, *b),
                     None => out.write_char('_'),
                 }
             }
@@ -424,7 +439,10 @@ pub fn write_imm(out: &mut impl Write, imm: &Imm, syms: &crate::op::Interner) ->
     };
     let sign = if imm.neg { "-" } else { "" };
     match imm.kind {
-        ImmKind::Dec => write!(out, "{sign}{mag}")?,
+        ImmKind::Dec => {
+            out.write_str(sign)?;
+            write_u64(out, mag)?
+        }
         ImmKind::Hex => write!(out, "{sign}0x{mag:x}")?,
         ImmKind::Oct => write!(out, "{sign}0{mag:o}")?,
         ImmKind::Bin => write!(out, "{sign}0b{mag:b}")?,
@@ -436,6 +454,23 @@ pub fn write_imm(out: &mut impl Write, imm: &Imm, syms: &crate::op::Interner) ->
         out.write_char('U')?;
     }
     Ok(())
+}
+
+/// Decimal digits of `n` without going through `core::fmt`.
+#[inline]
+pub fn write_u64(out: &mut impl Write, mut n: u64) -> fmt::Result {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // The buffer holds ASCII digits only.
+    out.write_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"))
 }
 
 struct RegName(Reg);

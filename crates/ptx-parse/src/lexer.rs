@@ -51,14 +51,57 @@ pub struct Lexer<'s> {
     pos: usize,
 }
 
+const WS: u8 = 1;
+const NL: u8 = 2;
+const ID_START: u8 = 4;
+const ID_CONT: u8 = 8;
+const DIGIT: u8 = 16;
+const PUNCT: u8 = 32;
+
+/// Character classes of every byte value.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let mut k = 0;
+        if b == b' ' || b == b'\t' || b == b'\r' || b == 0x0c {
+            k |= WS;
+        }
+        if b == b'\n' {
+            k |= NL;
+        }
+        if b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b == b'%' {
+            k |= ID_START;
+        }
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' {
+            k |= ID_CONT;
+        }
+        if b.is_ascii_digit() {
+            k |= DIGIT;
+        }
+        let mut i = 0;
+        let p = b",;:{}[]()+-|!@<>=*~^&/";
+        while i < p.len() {
+            if p[i] == b {
+                k |= PUNCT;
+            }
+            i += 1;
+        }
+        t[c] = k;
+        c += 1;
+    }
+    t
+};
+
 #[inline]
-fn ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c == b'%'
+fn is(c: u8, class: u8) -> bool {
+    CLASS[c as usize] & class != 0
 }
 
 #[inline]
 fn ident_cont(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+    is(c, ID_CONT)
 }
 
 impl<'s> Lexer<'s> {
@@ -86,12 +129,11 @@ impl<'s> Lexer<'s> {
         let b = self.bytes;
         let mut nl = false;
         loop {
+            while self.pos < b.len() && is(b[self.pos], WS | NL) {
+                nl |= b[self.pos] == b'\n';
+                self.pos += 1;
+            }
             match b.get(self.pos) {
-                Some(b'\n') => {
-                    nl = true;
-                    self.pos += 1;
-                }
-                Some(b' ' | b'\t' | b'\r' | b'\x0c') => self.pos += 1,
                 Some(b'/') if b.get(self.pos + 1) == Some(&b'/') => {
                     match memchr(b'\n', &b[self.pos..]) {
                         Some(k) => self.pos += k,
@@ -135,7 +177,7 @@ impl<'s> Lexer<'s> {
         let Some(&c) = b.get(start) else {
             return tok(Tok::Eof, start, self);
         };
-        if ident_start(c) {
+        if is(c, ID_START) {
             let mut e = start + 1;
             while e < b.len() && ident_cont(b[e]) {
                 e += 1;
@@ -152,7 +194,7 @@ impl<'s> Lexer<'s> {
             }
             return tok(Tok::Dot, e, self);
         }
-        if c.is_ascii_digit() {
+        if is(c, DIGIT) {
             let mut e = start + 1;
             while e < b.len() {
                 let d = b[e];
@@ -181,7 +223,7 @@ impl<'s> Lexer<'s> {
                 }
             }
         }
-        if b",;:{}[]()+-|!@<>=*~^&/".contains(&c) {
+        if is(c, PUNCT) {
             return tok(Tok::Punct, start + 1, self);
         }
         Err(Diagnostic::new(start, unexpected_char(&self.src[start..])))

@@ -448,16 +448,26 @@ impl<'s> Parser<'s> {
             let Some(name) = name else {
                 return self.err(self.tok, "expected a parameter name");
             };
+            let mut text = join_tokens(&toks);
+            let mut printed = name.text.to_string();
             if toks.first().map(|t| t.text) == Some(".reg") {
-                let sym = b.func.ops.sym(name.text);
+                // `.reg` parameters keep a name of their own, never one the
+                // printer could give an SSA register.
+                printed = pinned_name(name.text);
+                if printed != name.text {
+                    if let Some((head, tail)) = text.rsplit_once(name.text) {
+                        text = format!("{head}{printed}{tail}");
+                    }
+                }
+                let sym = b.func.ops.sym(&printed);
                 b.scopes[0].regs.insert(name.text, RegDecl::Pinned(sym));
             } else {
                 let sym = b.func.ops.sym(name.text);
                 b.scopes[0].syms.insert(name.text, sym);
             }
             out.push(ParamDecl {
-                text: join_tokens(&toks).into(),
-                name: name.text.into(),
+                text: text.into(),
+                name: printed.into(),
             });
             if self.bump()?.is(b')') {
                 return Ok(out);
@@ -554,6 +564,8 @@ struct Scope<'s> {
     /// Range declarations `%r<N>`: prefix → (range id, count).
     ranges: FxHashMap<&'s str, (u32, u32)>,
     syms: FxHashMap<&'s str, Sym>,
+    /// Vector register ranges: prefix → (printed prefix, count).
+    pinned_ranges: FxHashMap<&'s str, (String, u32)>,
 }
 
 struct PendingTarget<'s> {
@@ -566,6 +578,10 @@ struct PendingTarget<'s> {
 
 struct BranchTable<'s> {
     labels: Vec<(Token<'s>, u32)>,
+    /// Index of its declaration in `Function::decls`, rewritten once labels
+    /// have their final names.
+    decl: usize,
+    name: String,
 }
 
 /// A function under construction.
@@ -582,6 +598,9 @@ struct FnBuilder<'s> {
     local_names: FxHashSet<String>,
     entry: Block,
     cur: Option<Block>,
+    reg_cache: FxHashMap<&'s str, (u32, RegDecl)>,
+    /// Bumped by every declaration and scope change: invalidates `reg_cache`.
+    reg_gen: u32,
     loc: u32,
     /// Whether `loc` has not been attached to an instruction yet.
     loc_pending: bool,
@@ -606,6 +625,8 @@ impl<'s> FnBuilder<'s> {
             local_names: FxHashSet::default(),
             entry,
             cur: Some(entry),
+            reg_cache: FxHashMap::default(),
+            reg_gen: 0,
             loc: 0,
             loc_pending: false,
             loc_ids: FxHashMap::default(),
@@ -616,7 +637,20 @@ impl<'s> FnBuilder<'s> {
         self.scopes.last().map_or(0, |s| s.id)
     }
 
-    fn lookup_reg(&mut self, name: &str) -> Option<RegDecl> {
+    /// Resolves a register name through the scope chain. Results are
+    /// cached until the next declaration or scope change.
+    fn lookup_reg(&mut self, name: &'s str) -> Option<RegDecl> {
+        if let Some(&(g, r)) = self.reg_cache.get(name) {
+            if g == self.reg_gen {
+                return Some(r);
+            }
+        }
+        let r = self.lookup_reg_slow(name)?;
+        self.reg_cache.insert(name, (self.reg_gen, r));
+        Some(r)
+    }
+
+    fn lookup_reg_slow(&mut self, name: &str) -> Option<RegDecl> {
         let split = name.trim_end_matches(|c: char| c.is_ascii_digit());
         let idx: Option<u32> = if split.len() < name.len() {
             name[split.len()..].parse().ok()
@@ -627,6 +661,12 @@ impl<'s> FnBuilder<'s> {
             let s = &self.scopes[k];
             if let Some(&r) = s.regs.get(name) {
                 return Some(r);
+            }
+            if let (Some(n), Some((printed, count))) = (idx, s.pinned_ranges.get(split)) {
+                if n < *count {
+                    let full = format!("{printed}{n}");
+                    return Some(RegDecl::Pinned(self.func.ops.sym(&full)));
+                }
             }
             if let (Some(n), Some(&(range, count))) = (idx, s.ranges.get(split)) {
                 if n < count {
@@ -713,10 +753,12 @@ impl<'s> Parser<'s> {
                         break;
                     }
                     b.scopes.pop();
+                    b.reg_gen += 1;
                 }
                 Tok::Punct if t.is(b'{') => {
                     self.bump()?;
                     let parent = b.scope_id();
+                    b.reg_gen += 1;
                     b.scopes.push(Scope {
                         id: next_scope,
                         ..Default::default()
@@ -769,25 +811,8 @@ impl<'s> Parser<'s> {
         // Resolve branch targets through the scope chain.
         let pending = std::mem::take(&mut b.pending);
         for p in pending {
-            let mut s = p.scope;
-            let target = loop {
-                if let Some(&blk) = b.labels.get(&(s, p.label)) {
-                    break Some(blk);
-                }
-                if s == 0 {
-                    break None;
-                }
-                s = b.scope_parent[s as usize];
-            };
-            match target {
-                Some(blk) => b.func.dfg.insts[p.inst].targets[p.slot].block = blk,
-                None => {
-                    return Err(Diagnostic::new(
-                        p.pos as usize,
-                        format!("use of undefined label '{}'", p.label),
-                    ));
-                }
-            }
+            let blk = Self::resolve_label(b, p.label, p.scope, p.pos)?;
+            b.func.dfg.insts[p.inst].targets[p.slot].block = blk;
         }
         // Make label names unique within the function.
         let mut seen: FxHashSet<String> = FxHashSet::default();
@@ -806,7 +831,43 @@ impl<'s> Parser<'s> {
                 }
             }
         }
+        // `.branchtargets` lists name the labels by their final names.
+        let tables: Vec<(usize, String, Vec<(Token<'s>, u32)>)> = b
+            .tables
+            .values()
+            .map(|t| (t.decl, t.name.clone(), t.labels.clone()))
+            .collect();
+        for (decl, name, labels) in tables {
+            let mut names = Vec::new();
+            for (l, scope) in labels {
+                let blk = Self::resolve_label(b, l.text, scope, l.pos)?;
+                let sym = b.func.dfg.blocks[blk].label.expect("labelled block");
+                names.push(b.func.ops.word(sym).to_string());
+            }
+            b.func.decls[decl] = format!("{name}: .branchtargets {}", names.join(", ")).into();
+        }
         Ok(())
+    }
+
+    fn resolve_label(
+        b: &FnBuilder<'s>,
+        label: &str,
+        scope: u32,
+        pos: u32,
+    ) -> Result<Block, Diagnostic> {
+        let mut s = scope;
+        loop {
+            if let Some(&blk) = b.labels.get(&(s, label)) {
+                return Ok(blk);
+            }
+            if s == 0 {
+                return Err(Diagnostic::new(
+                    pos as usize,
+                    format!("use of undefined label '{label}'"),
+                ));
+            }
+            s = b.scope_parent[s as usize];
+        }
     }
 
     fn label(&mut self, b: &mut FnBuilder<'s>, t: Token<'s>) -> Result<(), Diagnostic> {
@@ -855,7 +916,15 @@ impl<'s> Parser<'s> {
                 .filter(|t| t.kind == Tok::Ident)
                 .map(|t| (*t, scope))
                 .collect();
-            b.tables.insert(sym, BranchTable { labels });
+            let decl = b.func.decls.len();
+            b.tables.insert(
+                sym,
+                BranchTable {
+                    labels,
+                    decl,
+                    name: unique.clone(),
+                },
+            );
         }
         b.func
             .decls
@@ -940,6 +1009,7 @@ impl<'s> Parser<'s> {
     }
 
     fn reg_decl(&mut self, b: &mut FnBuilder<'s>) -> Result<(), Diagnostic> {
+        b.reg_gen += 1;
         let start = self.bump()?;
         let mut vector = None;
         if matches!(self.tok.text, ".v2" | ".v4" | ".v8") && self.tok.kind == Tok::Dot {
@@ -981,16 +1051,23 @@ impl<'s> Parser<'s> {
             let scope = b.scopes.last_mut().unwrap();
             match (vector, count) {
                 (Some(v), _) => {
+                    // Vector registers stay out of SSA, under a name the
+                    // printer never generates.
+                    let printed = pinned_name(name.text);
                     let text = match count {
-                        Some(c) => format!(".reg {} .{} {}<{c}>", v.text, ty.name(), name.text),
-                        None => format!(".reg {} .{} {}", v.text, ty.name(), name.text),
+                        Some(c) => format!(".reg {} .{} {printed}<{c}>", v.text, ty.name()),
+                        None => format!(".reg {} .{} {printed}", v.text, ty.name()),
                     };
-                    let sym = b.func.ops.sym(name.text);
-                    b.scopes
-                        .last_mut()
-                        .unwrap()
-                        .regs
-                        .insert(name.text, RegDecl::Pinned(sym));
+                    let scope = b.scopes.last_mut().unwrap();
+                    match count {
+                        Some(c) => {
+                            scope.pinned_ranges.insert(name.text, (printed, c));
+                        }
+                        None => {
+                            let sym = b.func.ops.sym(&printed);
+                            scope.regs.insert(name.text, RegDecl::Pinned(sym));
+                        }
+                    }
                     b.func.decls.push(text.into());
                 }
                 (None, Some(c)) => {
@@ -1106,9 +1183,7 @@ impl<'s> Parser<'s> {
                 format!("expected an instruction, found {}", Self::describe(&m)),
             );
         }
-        if !is_mnemonic(m.text) {
-            return self.err(m, format!("unknown instruction '{}'", m.text));
-        }
+
         // Spelling: mnemonic plus every modifier token that follows.
         let src = self.lex_src();
         let mut end = m.pos as usize + m.text.len();
@@ -1136,7 +1211,13 @@ impl<'s> Parser<'s> {
         } else {
             owned.as_str()
         };
-        let op = b.func.ops.intern_text(text);
+        let op = match b.func.ops.lookup_text(text) {
+            Some(op) => op,
+            None if !is_mnemonic(m.text) => {
+                return self.err(m, format!("unknown instruction '{}'", m.text));
+            }
+            None => b.func.ops.intern_text(text),
+        };
         let mut d = InstData::new(op, SmallVec::new());
         d.pos = m.pos;
         d.loc = b.loc;
@@ -1201,21 +1282,23 @@ impl<'s> Parser<'s> {
         let info = b.func.ops.info(d.op);
         if let Some((lo, hi)) = operand_counts(info.opcode, bool_form(&b.func.ops, d.op)) {
             let n = d.operands.len();
-            let want = if lo == hi {
-                format!("{lo}")
-            } else {
-                format!("{lo} to {hi}")
+            let want = || {
+                if lo == hi {
+                    format!("{lo}")
+                } else {
+                    format!("{lo} to {hi}")
+                }
             };
             if n < lo {
                 return self.err(
                     semi,
-                    format!("'{}' expects {want} operands, found {n}", info.text),
+                    format!("'{}' expects {} operands, found {n}", info.text, want()),
                 );
             }
             if n > hi {
                 return Err(Diagnostic::new(
                     positions[hi] as usize,
-                    format!("too many operands for '{}': expected {want}", info.text),
+                    format!("too many operands for '{}': expected {}", info.text, want()),
                 ));
             }
         }
@@ -1666,6 +1749,24 @@ impl<'s> Parser<'s> {
                 format!("expected a constant, found {}", Self::describe(&t)),
             ),
         }
+    }
+}
+
+/// The name a register kept out of SSA prints under: its own, unless that
+/// looks like a name the printer generates (`%r12`, `%fd3`, …).
+fn pinned_name(name: &str) -> String {
+    let clashes = name.strip_prefix('%').is_some_and(|rest| {
+        let digits = rest.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let prefix = &rest[..rest.len() - digits.len()];
+        let generated = [
+            "p", "rc", "rs", "r", "rd", "rq", "h", "hh", "hb", "hhb", "f", "fd",
+        ];
+        generated.contains(&prefix) && digits.bytes().all(|c| c.is_ascii_digit())
+    });
+    if clashes {
+        format!("{name}_v")
+    } else {
+        name.to_string()
     }
 }
 

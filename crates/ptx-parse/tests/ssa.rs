@@ -136,3 +136,44 @@ fn scopes_shadow_and_are_flattened() {
     assert!(out.contains("st.param.b32 \t[p_1], %r1;"), "{out}");
     assert!(out.contains("st.param.b32 \t[p], %r2;"), "{out}");
 }
+
+fn print(src: &str) -> String {
+    let m = ptx_parse::parse_module(src)
+        .unwrap_or_else(|d| panic!("{}", d.render("t.ptx", src.as_bytes())));
+    for f in m.functions() {
+        verify(f);
+    }
+    let out = ptx_ir::write::module_to_string(&m);
+    // The printed text parses back to the same text.
+    let again = ptx_ir::write::module_to_string(&ptx_parse::parse_module(&out).unwrap());
+    assert_eq!(out, again);
+    out
+}
+
+#[test]
+fn branch_tables_follow_renamed_labels() {
+    let out = print(
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 n)\n{\n\
+         .reg .b32 %r<3>;\nld.param.u32 %r1, [n];\n\
+         {\nts: .branchtargets L0, L1;\nbrx.idx %r1, ts;\nL0:\nadd.s32 %r2, %r1, 1;\nL1:\nbra.uni DONE;\n}\n\
+         {\nts: .branchtargets L0, L1;\nbrx.idx %r1, ts;\nL0:\nadd.s32 %r2, %r1, 2;\nL1:\nbra.uni DONE;\n}\n\
+         DONE:\nret;\n}\n",
+    );
+    assert!(out.contains("ts: .branchtargets L0, L1;"), "{out}");
+    assert!(out.contains("ts_1: .branchtargets L0_1, L1_1;"), "{out}");
+    assert!(out.contains("brx.idx \t%r1, ts_1;"), "{out}");
+}
+
+#[test]
+fn kept_registers_never_take_generated_names() {
+    let out = print(
+        ".version 7.0\n.target sm_80\n.address_size 64\n\
+         .func (.reg .b32 %r1) f(.reg .b32 %r2)\n{\n.reg .b32 %s<4>;\n.reg .v2 .b32 %rd<2>;\n\
+         add.s32 %s3, %r2, 1;\nmov.b32 %rd1.x, %s3;\nmov.b32 %r1, %rd1.x;\nret;\n}\n",
+    );
+    assert!(out.contains(".func (.reg .b32 %r1_v) f("), "{out}");
+    assert!(out.contains(".reg .b32 %r2_v"), "{out}");
+    assert!(out.contains(".reg .v2 .b32 %rd_v<2>"), "{out}");
+    assert!(out.contains("add.s32 \t%r1, %r2_v, 1;"), "{out}");
+    assert!(out.contains("mov.b32 \t%rd_v1.x, %r1;"), "{out}");
+}

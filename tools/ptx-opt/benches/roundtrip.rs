@@ -9,6 +9,10 @@
 //! Run: `cargo bench -p ptx-opt --bench roundtrip`
 
 use std::path::{Path, PathBuf};
+
+// Same allocator as the ptx-opt binary, so the figures match what users get.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 
 const TARGET_BYTES: usize = 20 << 20;
@@ -48,9 +52,11 @@ fn child(file: &Path) {
     let hwm_kb = std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|k| k.parse::<f64>().ok()))
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|k| k.parse::<f64>().ok())
+            })
         })
         .unwrap_or(0.0);
     println!("output: {:.1} MB", out_len as f64 / 1e6);
@@ -114,8 +120,10 @@ fn build_input() -> PathBuf {
     let dir = workspace().join("crates/ptx-parse/tests/corpus");
     let mut parts: Vec<(String, Vec<String>)> = Vec::new();
     for sub in ["llc", "stress"] {
-        let mut files: Vec<PathBuf> =
-            std::fs::read_dir(dir.join(sub)).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
         for p in files {
             let src = std::fs::read_to_string(&p).unwrap();
