@@ -576,6 +576,7 @@ struct PendingTarget<'s> {
     pos: u32,
 }
 
+#[derive(Clone)]
 struct BranchTable<'s> {
     labels: Vec<(Token<'s>, u32)>,
     /// Index of its declaration in `Function::decls`, rewritten once labels
@@ -832,12 +833,8 @@ impl<'s> Parser<'s> {
             }
         }
         // `.branchtargets` lists name the labels by their final names.
-        let tables: Vec<(usize, String, Vec<(Token<'s>, u32)>)> = b
-            .tables
-            .values()
-            .map(|t| (t.decl, t.name.clone(), t.labels.clone()))
-            .collect();
-        for (decl, name, labels) in tables {
+        let tables: Vec<BranchTable<'s>> = b.tables.values().cloned().collect();
+        for BranchTable { decl, name, labels } in tables {
             let mut names = Vec::new();
             for (l, scope) in labels {
                 let blk = Self::resolve_label(b, l.text, scope, l.pos)?;
