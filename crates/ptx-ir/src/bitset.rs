@@ -54,6 +54,13 @@ impl BitSet {
     pub fn copy_from(&mut self, other: &BitSet) {
         self.words.copy_from_slice(&other.words);
     }
+    /// Replaces the contents with raw words (missing words read as zero).
+    pub fn copy_from_words(&mut self, words: &[u64]) {
+        for (k, w) in self.words.iter_mut().enumerate() {
+            *w = words.get(k).copied().unwrap_or(0);
+        }
+    }
+
     /// Elements in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.words.iter().enumerate().flat_map(|(wi, &w)| {

@@ -69,13 +69,9 @@ pub fn assign(func: &Function) -> Assignment {
     // Group ids: hint groups first, then singletons.
     let mut group: SecondaryMap<Value, u32> = SecondaryMap::with_capacity(nv, NO_GROUP);
     let mut group_ty: Vec<Type> = Vec::new();
-    let mut hint_group: FxHashMap<u32, u32> = FxHashMap::default();
+    // Group of each hint (source register), indexed by hint.
+    let mut hint_group: Vec<u32> = Vec::new();
     let mut conflict: Vec<bool> = Vec::new();
-    let new_group = |ty: Type, group_ty: &mut Vec<Type>, conflict: &mut Vec<bool>| {
-        group_ty.push(ty.reg_class());
-        conflict.push(false);
-        (group_ty.len() - 1) as u32
-    };
     let mut seen = |v: Value,
                     group: &mut SecondaryMap<Value, u32>,
                     group_ty: &mut Vec<Type>,
@@ -84,11 +80,27 @@ pub fn assign(func: &Function) -> Assignment {
             return;
         }
         let d = &dfg.values[v];
-        let g = match d.hint {
-            Some(h) => *hint_group
-                .entry(h)
-                .or_insert_with(|| new_group(d.ty, group_ty, conflict)),
-            None => new_group(d.ty, group_ty, conflict),
+        let slot = match d.hint {
+            Some(h) => {
+                let h = h as usize;
+                if hint_group.len() <= h {
+                    hint_group.resize(h + 1, NO_GROUP);
+                }
+                Some(h)
+            }
+            None => None,
+        };
+        let g = match slot.map(|h| hint_group[h]) {
+            Some(g) if g != NO_GROUP => g,
+            _ => {
+                group_ty.push(d.ty.reg_class());
+                conflict.push(false);
+                let g = (group_ty.len() - 1) as u32;
+                if let Some(h) = slot {
+                    hint_group[h] = g;
+                }
+                g
+            }
         };
         if group_ty[g as usize] != d.ty.reg_class() {
             conflict[g as usize] = true;
@@ -210,7 +222,7 @@ fn check_groups(
     let mut set = BitSet::new(dfg.values.len());
     let mut touched: Vec<u32> = Vec::new();
     for &b in blocks {
-        set.copy_from(live.live_out(b));
+        set.copy_from_words(live.live_out(b).words());
         for v in set.iter() {
             let g = group[Value::new(v)];
             if g == NO_GROUP {

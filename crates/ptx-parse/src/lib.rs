@@ -19,4 +19,4 @@ pub mod parser;
 pub mod ssa;
 
 pub use diag::Diagnostic;
-pub use parser::{check_utf8, parse_bytes, parse_module, Parser};
+pub use parser::{check_utf8, parse_bytes, parse_module, Parser, PendingBody, Unit};

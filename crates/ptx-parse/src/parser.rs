@@ -48,6 +48,40 @@ pub fn check_utf8(src: &[u8]) -> Result<&str, Diagnostic> {
     })
 }
 
+/// One parsed top-level item, possibly a function body still waiting for
+/// SSA construction.
+pub enum Unit {
+    /// A finished item.
+    Item(Item),
+    /// A function definition whose body is not in SSA form yet.
+    Body(PendingBody),
+}
+
+impl Unit {
+    /// The finished item, building SSA form if needed.
+    pub fn finish(self) -> Item {
+        match self {
+            Unit::Item(i) => i,
+            Unit::Body(b) => Item::Func(Box::new(b.finish())),
+        }
+    }
+}
+
+/// A parsed function body whose register operands still name source
+/// registers; [`PendingBody::finish`] builds its SSA form.
+pub struct PendingBody {
+    func: Function,
+    vars: Vec<Var>,
+}
+
+impl PendingBody {
+    /// Builds SSA form and returns the function.
+    pub fn finish(mut self) -> Function {
+        ssa::build(&mut self.func, &self.vars);
+        self.func
+    }
+}
+
 /// A streaming module parser.
 pub struct Parser<'s> {
     lex: Lexer<'s>,
@@ -134,6 +168,13 @@ impl<'s> Parser<'s> {
 
     /// The next top-level item, or `None` at the end of the module.
     pub fn next_item(&mut self) -> Result<Option<Item>, Diagnostic> {
+        Ok(self.next_unit()?.map(Unit::finish))
+    }
+
+    /// The next top-level item with SSA construction of a function body
+    /// left to the caller ([`Unit::finish`]), so it can run elsewhere (for
+    /// example on another thread while parsing goes on).
+    pub fn next_unit(&mut self) -> Result<Option<Unit>, Diagnostic> {
         let t = self.tok;
         match self.state {
             Header::Start => {
@@ -151,7 +192,7 @@ impl<'s> Parser<'s> {
                 match parsed {
                     Some((a, b)) if ok => {
                         self.state = Header::AfterVersion;
-                        return Ok(Some(Item::Version(a, b)));
+                        return Ok(Some(Unit::Item(Item::Version(a, b))));
                     }
                     _ => {
                         return self.err(
@@ -189,7 +230,7 @@ impl<'s> Parser<'s> {
                     self.bump()?;
                 }
                 self.state = Header::Body;
-                return Ok(Some(Item::Target(words)));
+                return Ok(Some(Unit::Item(Item::Target(words))));
             }
             Header::Body => {}
         }
@@ -210,7 +251,39 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn directive(&mut self) -> Result<Item, Diagnostic> {
+    fn directive(&mut self) -> Result<Unit, Diagnostic> {
+        let t = self.tok;
+        if matches!(t.text, ".entry" | ".func") || LINKAGE.contains(&t.text) {
+            return self.linked();
+        }
+        self.plain_directive().map(Unit::Item)
+    }
+
+    /// A function or variable, with its linkage directives.
+    fn linked(&mut self) -> Result<Unit, Diagnostic> {
+        let mut linkage = Vec::new();
+        while LINKAGE.contains(&self.tok.text) && self.tok.kind == Tok::Dot {
+            linkage.push(self.bump()?);
+        }
+        let k = self.tok;
+        match k.text {
+            ".entry" | ".func" if k.kind == Tok::Dot => {
+                self.function(linkage.iter().map(|l| l.text[1..].into()).collect())
+            }
+            s if k.kind == Tok::Dot && VAR_SPACES.contains(&s) => {
+                self.variable(&linkage).map(Unit::Item)
+            }
+            _ => self.err(
+                k,
+                format!(
+                    "expected '.entry', '.func' or a variable after linkage, found {}",
+                    Self::describe(&k)
+                ),
+            ),
+        }
+    }
+
+    fn plain_directive(&mut self) -> Result<Item, Diagnostic> {
         let t = self.tok;
         match t.text {
             ".address_size" => {
@@ -241,27 +314,8 @@ impl<'s> Parser<'s> {
                 Ok(Item::Directive(format!("{};", join_tokens(&toks)).into()))
             }
             ".version" | ".target" => self.err(t, format!("duplicate '{}' directive", t.text)),
-            _ => {
-                let mut linkage = Vec::new();
-                while LINKAGE.contains(&self.tok.text) && self.tok.kind == Tok::Dot {
-                    linkage.push(self.bump()?);
-                }
-                let k = self.tok;
-                match k.text {
-                    ".entry" | ".func" if k.kind == Tok::Dot => {
-                        self.function(linkage.iter().map(|l| l.text[1..].into()).collect())
-                    }
-                    s if k.kind == Tok::Dot && VAR_SPACES.contains(&s) => self.variable(&linkage),
-                    _ if !linkage.is_empty() => self.err(
-                        k,
-                        format!(
-                            "expected '.entry', '.func' or a variable after linkage, found {}",
-                            Self::describe(&k)
-                        ),
-                    ),
-                    _ => self.err(k, format!("unknown directive '{}'", k.text)),
-                }
-            }
+            s if VAR_SPACES.contains(&s) => self.variable(&[]),
+            _ => self.err(t, format!("unknown directive '{}'", t.text)),
         }
     }
 
@@ -475,7 +529,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn function(&mut self, linkage: Vec<Box<str>>) -> Result<Item, Diagnostic> {
+    fn function(&mut self, linkage: Vec<Box<str>>) -> Result<Unit, Diagnostic> {
         let kw = self.bump()?;
         let kind = if kw.text == ".entry" {
             FuncKind::Entry
@@ -525,7 +579,7 @@ impl<'s> Parser<'s> {
         }
         if self.tok.is(b';') {
             self.bump()?;
-            return Ok(Item::Func(Box::new(b.func)));
+            return Ok(Unit::Item(Item::Func(Box::new(b.func))));
         }
         if !self.tok.is(b'{') {
             let found = Self::describe(&self.tok);
@@ -544,9 +598,7 @@ impl<'s> Parser<'s> {
         b.func.has_body = true;
         self.body(&mut b)?;
         let vars = std::mem::take(&mut b.vars);
-        let mut f = b.func;
-        ssa::build(&mut f, &vars);
-        Ok(Item::Func(Box::new(f)))
+        Ok(Unit::Body(PendingBody { func: b.func, vars }))
     }
 }
 
@@ -561,8 +613,8 @@ enum RegDecl {
 struct Scope<'s> {
     id: u32,
     regs: FxHashMap<&'s str, RegDecl>,
-    /// Range declarations `%r<N>`: prefix → (range id, count).
-    ranges: FxHashMap<&'s str, (u32, u32)>,
+    /// Range declarations `%r<N>`: (prefix, range id, count).
+    ranges: SmallVec<[(&'s str, u32, u32); 8]>,
     syms: FxHashMap<&'s str, Sym>,
     /// Vector register ranges: prefix → (printed prefix, count).
     pinned_ranges: FxHashMap<&'s str, (String, u32)>,
@@ -590,7 +642,9 @@ struct FnBuilder<'s> {
     func: Function,
     vars: Vec<Var>,
     ranges: Vec<Type>,
-    range_vars: FxHashMap<(u32, u32), u32>,
+    /// Per range, the variable of each register used so far (`u32::MAX`:
+    /// not yet).
+    range_vars: Vec<Vec<u32>>,
     scopes: Vec<Scope<'s>>,
     scope_parent: Vec<u32>,
     labels: FxHashMap<(u32, &'s str), Block>,
@@ -599,9 +653,6 @@ struct FnBuilder<'s> {
     local_names: FxHashSet<String>,
     entry: Block,
     cur: Option<Block>,
-    reg_cache: FxHashMap<&'s str, (u32, RegDecl)>,
-    /// Bumped by every declaration and scope change: invalidates `reg_cache`.
-    reg_gen: u32,
     loc: u32,
     /// Whether `loc` has not been attached to an instruction yet.
     loc_pending: bool,
@@ -617,7 +668,7 @@ impl<'s> FnBuilder<'s> {
             func,
             vars: Vec::new(),
             ranges: Vec::new(),
-            range_vars: FxHashMap::default(),
+            range_vars: Vec::new(),
             scopes: vec![Scope::default()],
             scope_parent: vec![u32::MAX],
             labels: FxHashMap::default(),
@@ -626,8 +677,6 @@ impl<'s> FnBuilder<'s> {
             local_names: FxHashSet::default(),
             entry,
             cur: Some(entry),
-            reg_cache: FxHashMap::default(),
-            reg_gen: 0,
             loc: 0,
             loc_pending: false,
             loc_ids: FxHashMap::default(),
@@ -638,50 +687,61 @@ impl<'s> FnBuilder<'s> {
         self.scopes.last().map_or(0, |s| s.id)
     }
 
-    /// Resolves a register name through the scope chain. Results are
-    /// cached until the next declaration or scope change.
-    fn lookup_reg(&mut self, name: &'s str) -> Option<RegDecl> {
-        if let Some(&(g, r)) = self.reg_cache.get(name) {
-            if g == self.reg_gen {
-                return Some(r);
-            }
+    /// Resolves a register name through the scope chain.
+    fn lookup_reg(&mut self, name: &str) -> Option<RegDecl> {
+        // Split `%r12` into `%r` and 12 for range declarations.
+        let bytes = name.as_bytes();
+        let mut k = bytes.len();
+        let mut idx: u64 = 0;
+        let mut scale: u64 = 1;
+        while k > 0 && bytes[k - 1].is_ascii_digit() && scale <= 1_000_000_000 {
+            idx += (bytes[k - 1] - b'0') as u64 * scale;
+            scale *= 10;
+            k -= 1;
         }
-        let r = self.lookup_reg_slow(name)?;
-        self.reg_cache.insert(name, (self.reg_gen, r));
-        Some(r)
-    }
-
-    fn lookup_reg_slow(&mut self, name: &str) -> Option<RegDecl> {
-        let split = name.trim_end_matches(|c: char| c.is_ascii_digit());
-        let idx: Option<u32> = if split.len() < name.len() {
-            name[split.len()..].parse().ok()
-        } else {
-            None
-        };
-        for k in (0..self.scopes.len()).rev() {
-            let s = &self.scopes[k];
+        let has_idx = k < bytes.len() && idx <= u32::MAX as u64;
+        let split = &name[..k];
+        for d in (0..self.scopes.len()).rev() {
+            let s = &self.scopes[d];
+            if has_idx {
+                // Few prefixes per scope: a linear scan beats hashing.
+                let hit = s.ranges.iter().find(|(p, _, _)| *p == split);
+                if let Some(&(_, range, count)) = hit {
+                    if idx < count as u64 {
+                        return Some(RegDecl::Var(self.range_var(range, idx as u32)));
+                    }
+                }
+            }
             if let Some(&r) = s.regs.get(name) {
                 return Some(r);
             }
-            if let (Some(n), Some((printed, count))) = (idx, s.pinned_ranges.get(split)) {
-                if n < *count {
-                    let full = format!("{printed}{n}");
-                    return Some(RegDecl::Pinned(self.func.ops.sym(&full)));
-                }
-            }
-            if let (Some(n), Some(&(range, count))) = (idx, s.ranges.get(split)) {
-                if n < count {
-                    let ty = self.ranges[range as usize];
-                    let vars = &mut self.vars;
-                    let v = *self.range_vars.entry((range, n)).or_insert_with(|| {
-                        vars.push(Var { ty });
-                        (vars.len() - 1) as u32
-                    });
-                    return Some(RegDecl::Var(v));
+            if !s.pinned_ranges.is_empty() && has_idx {
+                if let Some((printed, count)) = s.pinned_ranges.get(split) {
+                    if idx < *count as u64 {
+                        let full = format!("{printed}{idx}");
+                        return Some(RegDecl::Pinned(self.func.ops.sym(&full)));
+                    }
                 }
             }
         }
         None
+    }
+
+    /// The variable of register `n` of range `range`, made on first use.
+    fn range_var(&mut self, range: u32, n: u32) -> u32 {
+        let slots = &mut self.range_vars[range as usize];
+        if let Some(&v) = slots.get(n as usize) {
+            if v != u32::MAX {
+                return v;
+            }
+        }
+        if slots.len() <= n as usize {
+            slots.resize(n as usize + 1, u32::MAX);
+        }
+        self.vars.push(Var { ty: self.ranges[range as usize] });
+        let v = (self.vars.len() - 1) as u32;
+        self.range_vars[range as usize][n as usize] = v;
+        v
     }
 
     fn lookup_sym(&self, name: &str) -> Option<Sym> {
@@ -754,12 +814,10 @@ impl<'s> Parser<'s> {
                         break;
                     }
                     b.scopes.pop();
-                    b.reg_gen += 1;
                 }
                 Tok::Punct if t.is(b'{') => {
                     self.bump()?;
                     let parent = b.scope_id();
-                    b.reg_gen += 1;
                     b.scopes.push(Scope {
                         id: next_scope,
                         ..Default::default()
@@ -1006,7 +1064,6 @@ impl<'s> Parser<'s> {
     }
 
     fn reg_decl(&mut self, b: &mut FnBuilder<'s>) -> Result<(), Diagnostic> {
-        b.reg_gen += 1;
         let start = self.bump()?;
         let mut vector = None;
         if matches!(self.tok.text, ".v2" | ".v4" | ".v8") && self.tok.kind == Tok::Dot {
@@ -1070,7 +1127,8 @@ impl<'s> Parser<'s> {
                 (None, Some(c)) => {
                     let id = b.ranges.len() as u32;
                     b.ranges.push(ty);
-                    scope.ranges.insert(name.text, (id, c));
+                    b.range_vars.push(Vec::new());
+                    scope.ranges.push((name.text, id, c));
                 }
                 (None, None) => {
                     b.vars.push(Var { ty });
@@ -1107,7 +1165,7 @@ impl<'s> Parser<'s> {
         }
         match count {
             Some(c) => {
-                s.ranges.contains_key(name)
+                s.ranges.iter().any(|(p, _, _)| *p == name)
                     || s.regs.keys().any(|r| {
                         r.strip_prefix(name)
                             .and_then(|n| n.parse::<u32>().ok())
@@ -1120,7 +1178,7 @@ impl<'s> Parser<'s> {
                     && name[split.len()..]
                         .parse::<u32>()
                         .ok()
-                        .is_some_and(|n| s.ranges.get(split).is_some_and(|&(_, c)| n < c))
+                        .is_some_and(|n| s.ranges.iter().any(|&(p, _, c)| p == split && n < c))
             }
         }
     }

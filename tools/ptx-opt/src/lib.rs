@@ -1,24 +1,66 @@
-//! Library side of the `ptx-opt` driver: the parse → verify → print path
-//! shared by the binary, its tests and the benchmark.
+//! Library side of the `ptx-opt` driver: the parse → SSA → verify → print
+//! path shared by the binary, its tests and the benchmark.
 #![deny(missing_docs)]
 
 use ptx_ir::write::write_item;
 use ptx_ir::Item;
-use ptx_parse::{check_utf8, Diagnostic, Parser};
+use ptx_parse::{check_utf8, Diagnostic, Parser, Unit};
+use std::sync::mpsc::sync_channel;
+
+/// Inputs at least this large are processed by a two-stage pipeline.
+const PIPELINE_MIN_BYTES: usize = 256 << 10;
+/// Parsed functions in flight between the two stages.
+const PIPELINE_DEPTH: usize = 64;
 
 /// Parses `src`, builds SSA, verifies every function and prints the module
 /// back, one item at a time (each function is dropped once printed).
+///
+/// Large inputs run as a pipeline: this thread parses, a second one builds
+/// SSA, verifies and prints. The output and the error reported (the first
+/// one in source order) are the same as with one thread.
 pub fn process(src: &[u8]) -> Result<String, Diagnostic> {
     let text = check_utf8(src)?;
-    let mut p = Parser::new(text)?;
+    let mut parser = Parser::new(text)?;
     let mut out = String::with_capacity(text.len() + text.len() / 4);
-    while let Some(item) = p.next_item()? {
-        if let Item::Func(f) = &item {
-            verify(f)?;
+    if text.len() < PIPELINE_MIN_BYTES {
+        while let Some(unit) = parser.next_unit()? {
+            emit(&mut out, unit)?;
         }
-        write_item(&mut out, &item).expect("writing to a String cannot fail");
+        return Ok(out);
     }
-    Ok(out)
+    std::thread::scope(|s| {
+        let (tx, rx) = sync_channel::<Result<Unit, Diagnostic>>(PIPELINE_DEPTH);
+        let back = s.spawn(move || -> Result<String, Diagnostic> {
+            for msg in rx {
+                emit(&mut out, msg?)?;
+            }
+            Ok(out)
+        });
+        loop {
+            let msg = match parser.next_unit() {
+                Ok(Some(u)) => Ok(u),
+                Ok(None) => break,
+                Err(d) => Err(d),
+            };
+            let stop = msg.is_err();
+            // A closed channel means the second stage hit an earlier error.
+            if tx.send(msg).is_err() || stop {
+                break;
+            }
+        }
+        drop(tx);
+        back.join().unwrap_or_else(|_| Err(Diagnostic::new(0, "internal error in the printing stage")))
+    })
+}
+
+/// Finishes one unit (SSA, verification) and prints it.
+fn emit(out: &mut String, unit: Unit) -> Result<(), Diagnostic> {
+    let item = unit.finish();
+    if let Item::Func(f) = &item {
+        verify(f)?;
+    }
+    write_item(out, &item).expect("writing to a String cannot fail");
+    Ok(())
 }
 
 /// Verifies one function, turning the first finding into a diagnostic at
@@ -28,10 +70,7 @@ pub fn verify(f: &ptx_ir::Function) -> Result<(), Diagnostic> {
         None => Ok(()),
         Some(e) => {
             let pos = if e.pos == u32::MAX { 0 } else { e.pos as usize };
-            Err(Diagnostic::new(
-                pos,
-                format!("verifier: in function '{}': {}", f.name, e.message),
-            ))
+            Err(Diagnostic::new(pos, format!("verifier: in function '{}': {}", f.name, e.message)))
         }
     }
 }
