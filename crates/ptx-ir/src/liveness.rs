@@ -18,7 +18,10 @@ struct Matrix {
 impl Matrix {
     fn new(rows: usize, cols: usize) -> Self {
         let words = cols.div_ceil(64).max(1);
-        Matrix { words, bits: vec![0; rows * words] }
+        Matrix {
+            words,
+            bits: vec![0; rows * words],
+        }
     }
     #[inline]
     fn row(&self, r: usize) -> &[u64] {
@@ -57,7 +60,9 @@ impl<'a> LiveSet<'a> {
     /// Whether value index `i` is in the set.
     #[inline]
     pub fn contains(&self, i: usize) -> bool {
-        self.words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
     /// The raw words (bit `i` is value index `i`).
     pub fn words(&self) -> &'a [u64] {
@@ -146,13 +151,19 @@ impl Liveness {
                 break;
             }
         }
-        Liveness { row, live_in, live_out }
+        Liveness {
+            row,
+            live_in,
+            live_out,
+        }
     }
 
     fn view<'a>(&'a self, m: &'a Matrix, b: Block) -> LiveSet<'a> {
         match self.row[b] {
             u32::MAX => LiveSet { words: &[] },
-            r => LiveSet { words: m.row(r as usize) },
+            r => LiveSet {
+                words: m.row(r as usize),
+            },
         }
     }
 

@@ -555,6 +555,25 @@ impl OpTable {
         self.by_text.get(text).copied()
     }
 
+    /// Copies form `id` of another table into this one (re-interning its
+    /// words), without decoding the spelling again.
+    pub fn import(&mut self, from: &OpTable, id: OpId) -> OpId {
+        let src = from.info(id);
+        if let Some(&own) = self.by_text.get(&*src.text) {
+            return own;
+        }
+        let mut info = src.clone();
+        for m in &mut info.mods {
+            if let Mod::Word(w) = m {
+                *w = self.syms.intern(from.word(*w));
+            }
+        }
+        let own = OpId(self.infos.len() as u32);
+        self.by_text.insert(info.text.clone(), own);
+        self.infos.push(info);
+        own
+    }
+
     /// Interns the spelling `text` (`"setp.lt.s32"`), decoding it once.
     pub fn intern_text(&mut self, text: &str) -> OpId {
         if let Some(&id) = self.by_text.get(text) {

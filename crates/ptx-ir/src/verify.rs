@@ -66,6 +66,17 @@ impl Verifier<'_> {
 
 /// Verifies `f`, returning every finding (empty when valid).
 pub fn verify_function(f: &Function) -> Vec<VerifierError> {
+    if !f.has_body {
+        return Vec::new();
+    }
+    let cfg = ControlFlowGraph::compute(f);
+    let dt = DominatorTree::compute(f, &cfg);
+    verify_function_with(f, &dt)
+}
+
+/// Verifies `f` given its dominator tree, which must be current (computed
+/// from `f`'s CFG as it is now; SSA construction hands out such a tree).
+pub fn verify_function_with(f: &Function, dt: &DominatorTree) -> Vec<VerifierError> {
     let mut v = Verifier {
         f,
         errors: Vec::new(),
@@ -82,7 +93,7 @@ pub fn verify_function(f: &Function) -> Vec<VerifierError> {
         return v.errors;
     }
     check_operands(&mut v);
-    check_dominance(&mut v);
+    check_dominance(&mut v, dt);
     v.errors
 }
 
@@ -388,10 +399,8 @@ pub fn operand_type_mismatch(
     }
 }
 
-fn check_dominance(v: &mut Verifier) {
+fn check_dominance(v: &mut Verifier, dt: &DominatorTree) {
     let f = v.f;
-    let cfg = ControlFlowGraph::compute(f);
-    let dt = DominatorTree::compute(f, &cfg);
     // Position of each instruction within its block.
     let mut seq: SecondaryMap<Inst, u32> = SecondaryMap::new();
     for b in f.layout.blocks() {

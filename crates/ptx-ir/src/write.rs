@@ -469,8 +469,8 @@ pub fn write_u64(out: &mut impl Write, mut n: u64) -> fmt::Result {
             break;
         }
     }
-    // The buffer holds ASCII digits only.
-    out.write_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"))
+    // SAFETY: the buffer holds ASCII digits only.
+    out.write_str(unsafe { std::str::from_utf8_unchecked(&buf[i..]) })
 }
 
 struct RegName(Reg);

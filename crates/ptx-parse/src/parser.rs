@@ -16,8 +16,8 @@ use crate::ssa::{self, Var};
 use ptx_ir::entity::EntityRef;
 use ptx_ir::verify::{bool_form, operand_counts, operand_type_mismatch};
 use ptx_ir::{
-    Address, Block, BlockCall, FuncKind, Function, GlobalVar, Guard, Imm, Inst, InstData, Item,
-    Module, Opcode, Operand, ParamDecl, Sym, Type, Value,
+    Address, Block, BlockCall, DominatorTree, FuncKind, Function, GlobalVar, Guard, Imm, Inst,
+    InstData, Item, Module, Opcode, Operand, ParamDecl, Sym, Type, Value,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
@@ -60,9 +60,18 @@ pub enum Unit {
 impl Unit {
     /// The finished item, building SSA form if needed.
     pub fn finish(self) -> Item {
+        self.finish_with_domtree().0
+    }
+
+    /// The finished item and, for a function body, the dominator tree SSA
+    /// construction computed (still current).
+    pub fn finish_with_domtree(self) -> (Item, Option<DominatorTree>) {
         match self {
-            Unit::Item(i) => i,
-            Unit::Body(b) => Item::Func(Box::new(b.finish())),
+            Unit::Item(i) => (i, None),
+            Unit::Body(b) => {
+                let (f, dt) = b.finish_with_domtree();
+                (Item::Func(Box::new(f)), Some(dt))
+            }
         }
     }
 }
@@ -76,9 +85,14 @@ pub struct PendingBody {
 
 impl PendingBody {
     /// Builds SSA form and returns the function.
-    pub fn finish(mut self) -> Function {
-        ssa::build(&mut self.func, &self.vars);
-        self.func
+    pub fn finish(self) -> Function {
+        self.finish_with_domtree().0
+    }
+
+    /// Builds SSA form; returns the function and its dominator tree.
+    pub fn finish_with_domtree(mut self) -> (Function, DominatorTree) {
+        let dt = ssa::build(&mut self.func, &self.vars);
+        (self.func, dt)
     }
 }
 
@@ -90,6 +104,8 @@ pub struct Parser<'s> {
     globals: FxHashSet<&'s str>,
     defined: FxHashSet<&'s str>,
     state: Header,
+    /// Every instruction form seen in the module, decoded once.
+    ops: ptx_ir::OpTable,
 }
 
 #[derive(PartialEq, Eq, Clone, Copy)]
@@ -128,6 +144,7 @@ impl<'s> Parser<'s> {
             globals: FxHashSet::default(),
             defined: FxHashSet::default(),
             state: Header::Start,
+            ops: ptx_ir::OpTable::new(),
         })
     }
 
@@ -738,7 +755,9 @@ impl<'s> FnBuilder<'s> {
         if slots.len() <= n as usize {
             slots.resize(n as usize + 1, u32::MAX);
         }
-        self.vars.push(Var { ty: self.ranges[range as usize] });
+        self.vars.push(Var {
+            ty: self.ranges[range as usize],
+        });
         let v = (self.vars.len() - 1) as u32;
         self.range_vars[range as usize][n as usize] = v;
         v
@@ -1268,10 +1287,18 @@ impl<'s> Parser<'s> {
         };
         let op = match b.func.ops.lookup_text(text) {
             Some(op) => op,
-            None if !is_mnemonic(m.text) => {
-                return self.err(m, format!("unknown instruction '{}'", m.text));
+            None => {
+                // Decode each spelling once per module, then copy it into
+                // each function that uses it.
+                let known = match self.ops.lookup_text(text) {
+                    Some(k) => k,
+                    None if !is_mnemonic(m.text) => {
+                        return self.err(m, format!("unknown instruction '{}'", m.text));
+                    }
+                    None => self.ops.intern_text(text),
+                };
+                b.func.ops.import(&self.ops, known)
             }
-            None => b.func.ops.intern_text(text),
         };
         let mut d = InstData::new(op, SmallVec::new());
         d.pos = m.pos;

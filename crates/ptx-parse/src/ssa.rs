@@ -89,8 +89,9 @@ fn visit_operand(o: &mut Operand, kind: Slot, f: &mut impl FnMut(&mut Value, Slo
 }
 
 /// Builds SSA form in `f`, whose register operands hold variable numbers
-/// into `vars`.
-pub fn build(f: &mut Function, vars: &[Var]) {
+/// into `vars`. Returns the dominator tree it used: building SSA changes no
+/// edge, so the tree stays current for the verifier.
+pub fn build(f: &mut Function, vars: &[Var]) -> DominatorTree {
     let nvars = vars.len();
     let cfg = ControlFlowGraph::compute(f);
     let dt = DominatorTree::compute(f, &cfg);
@@ -261,6 +262,7 @@ pub fn build(f: &mut Function, vars: &[Var]) {
             r.rollback(0);
         }
     }
+    dt
 }
 
 struct Renamer<'a> {

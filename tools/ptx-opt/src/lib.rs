@@ -49,15 +49,20 @@ pub fn process(src: &[u8]) -> Result<String, Diagnostic> {
             }
         }
         drop(tx);
-        back.join().unwrap_or_else(|_| Err(Diagnostic::new(0, "internal error in the printing stage")))
+        back.join()
+            .unwrap_or_else(|_| Err(Diagnostic::new(0, "internal error in the printing stage")))
     })
 }
 
 /// Finishes one unit (SSA, verification) and prints it.
 fn emit(out: &mut String, unit: Unit) -> Result<(), Diagnostic> {
-    let item = unit.finish();
+    let (item, dt) = unit.finish_with_domtree();
     if let Item::Func(f) = &item {
-        verify(f)?;
+        let errors = match &dt {
+            Some(dt) => ptx_ir::verify::verify_function_with(f, dt),
+            None => ptx_ir::verify::verify_function(f),
+        };
+        report(f, errors)?;
     }
     write_item(out, &item).expect("writing to a String cannot fail");
     Ok(())
@@ -66,11 +71,21 @@ fn emit(out: &mut String, unit: Unit) -> Result<(), Diagnostic> {
 /// Verifies one function, turning the first finding into a diagnostic at
 /// the offending instruction (or at the function when it has none).
 pub fn verify(f: &ptx_ir::Function) -> Result<(), Diagnostic> {
-    match ptx_ir::verify::verify_function(f).into_iter().next() {
+    report(f, ptx_ir::verify::verify_function(f))
+}
+
+fn report(
+    f: &ptx_ir::Function,
+    errors: Vec<ptx_ir::verify::VerifierError>,
+) -> Result<(), Diagnostic> {
+    match errors.into_iter().next() {
         None => Ok(()),
         Some(e) => {
             let pos = if e.pos == u32::MAX { 0 } else { e.pos as usize };
-            Err(Diagnostic::new(pos, format!("verifier: in function '{}': {}", f.name, e.message)))
+            Err(Diagnostic::new(
+                pos,
+                format!("verifier: in function '{}': {}", f.name, e.message),
+            ))
         }
     }
 }
