@@ -152,6 +152,14 @@ pub struct DataFlowGraph {
 }
 
 impl DataFlowGraph {
+    /// Reserves room for about `insts` instructions (and proportionate
+    /// values and blocks).
+    pub fn reserve(&mut self, insts: usize) {
+        self.insts.reserve(insts);
+        self.values.reserve(insts + insts / 2);
+        self.blocks.reserve(insts / 8 + 1);
+    }
+
     /// A new value.
     pub fn make_value(&mut self, ty: Type, def: ValueDef, hint: Option<u32>) -> Value {
         self.values.push(ValueData { ty, def, hint })

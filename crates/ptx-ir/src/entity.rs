@@ -96,6 +96,11 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
         self.elems.push(v);
         k
     }
+    /// Reserves room for `n` more entries.
+    pub fn reserve(&mut self, n: usize) {
+        self.elems.reserve(n);
+    }
+
     /// The key the next `push` will return.
     pub fn next_key(&self) -> K {
         K::new(self.elems.len())
@@ -191,6 +196,11 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
             marker: PhantomData,
         }
     }
+    /// Reserves room for keys below `n` to be written without regrowth.
+    pub fn reserve(&mut self, n: usize) {
+        self.elems.reserve(n.saturating_sub(self.elems.len()));
+    }
+
     /// Drops every entry.
     pub fn clear(&mut self) {
         self.elems.clear();

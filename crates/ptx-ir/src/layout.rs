@@ -31,6 +31,12 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// Reserves room for about `insts` instructions.
+    pub fn reserve(&mut self, insts: usize) {
+        self.insts.reserve(insts);
+        self.blocks.reserve(insts / 8 + 1);
+    }
+
     /// The entry block.
     pub fn entry_block(&self) -> Option<Block> {
         self.first_block

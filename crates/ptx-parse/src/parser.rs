@@ -54,7 +54,7 @@ pub enum Unit {
     /// A finished item.
     Item(Item),
     /// A function definition whose body is not in SSA form yet.
-    Body(PendingBody),
+    Body(Box<PendingBody>),
 }
 
 impl Unit {
@@ -85,14 +85,15 @@ pub struct PendingBody {
 
 impl PendingBody {
     /// Builds SSA form and returns the function.
-    pub fn finish(self) -> Function {
+    pub fn finish(self: Box<Self>) -> Function {
         self.finish_with_domtree().0
     }
 
     /// Builds SSA form; returns the function and its dominator tree.
-    pub fn finish_with_domtree(mut self) -> (Function, DominatorTree) {
-        let dt = ssa::build(&mut self.func, &self.vars);
-        (self.func, dt)
+    pub fn finish_with_domtree(self: Box<Self>) -> (Function, DominatorTree) {
+        let mut this = *self;
+        let dt = ssa::build(&mut this.func, &this.vars);
+        (this.func, dt)
     }
 }
 
@@ -106,6 +107,8 @@ pub struct Parser<'s> {
     state: Header,
     /// Every instruction form seen in the module, decoded once.
     ops: ptx_ir::OpTable,
+    /// Instruction count of the last function body.
+    last_size: usize,
 }
 
 #[derive(PartialEq, Eq, Clone, Copy)]
@@ -145,6 +148,7 @@ impl<'s> Parser<'s> {
             defined: FxHashSet::default(),
             state: Header::Start,
             ops: ptx_ir::OpTable::new(),
+            last_size: 0,
         })
     }
 
@@ -553,7 +557,9 @@ impl<'s> Parser<'s> {
         } else {
             FuncKind::Func
         };
-        let mut b = FnBuilder::new();
+        // Size the arenas like the previous function: modules are uniform
+        // enough that this saves most regrowth.
+        let mut b = FnBuilder::new(self.last_size.max(32));
         let rets = if kind == FuncKind::Func && self.tok.is(b'(') {
             Some(self.param_list(&mut b)?)
         } else {
@@ -615,7 +621,8 @@ impl<'s> Parser<'s> {
         b.func.has_body = true;
         self.body(&mut b)?;
         let vars = std::mem::take(&mut b.vars);
-        Ok(Unit::Body(PendingBody { func: b.func, vars }))
+        self.last_size = b.func.dfg.insts.len();
+        Ok(Unit::Body(Box::new(PendingBody { func: b.func, vars })))
     }
 }
 
@@ -677,8 +684,11 @@ struct FnBuilder<'s> {
 }
 
 impl<'s> FnBuilder<'s> {
-    fn new() -> Self {
+    /// A builder sized for about `insts` instructions.
+    fn new(insts: usize) -> Self {
         let mut func = Function::new("", FuncKind::Func);
+        func.dfg.reserve(insts);
+        func.layout.reserve(insts);
         let entry = func.dfg.make_block();
         func.layout.append_block(entry);
         FnBuilder {
