@@ -9,6 +9,7 @@
 use crate::types::Type;
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
+use std::sync::Arc;
 
 /// The instruction families the IR gives semantics to. Anything else is
 /// [`Opcode::Other`] and keeps its mnemonic verbatim.
@@ -328,11 +329,11 @@ pub struct OpInfo {
     /// The family.
     pub opcode: Opcode,
     /// The mnemonic as written (`"add"`, `"tex"`).
-    pub mnemonic: Box<str>,
+    pub mnemonic: Arc<str>,
     /// Modifiers in source order.
     pub mods: Vec<Mod>,
     /// The full spelling, `mnemonic.mod.mod`.
-    pub text: Box<str>,
+    pub text: Arc<str>,
     /// Which operands the form writes.
     pub shape: Shape,
     /// Whether the form must never be deleted, moved or merged.
@@ -430,7 +431,7 @@ impl Interner {
 #[derive(Clone, Debug, Default)]
 pub struct OpTable {
     infos: Vec<OpInfo>,
-    by_text: FxHashMap<Box<str>, OpId>,
+    by_text: FxHashMap<Arc<str>, OpId>,
     /// Strings used by modifiers and operands of this function.
     pub syms: Interner,
 }
@@ -608,7 +609,7 @@ impl OpTable {
         };
     }
 
-    fn insert(&mut self, text: Box<str>, mnemonic: &str, mods: Vec<Mod>) -> OpId {
+    fn insert(&mut self, text: Arc<str>, mnemonic: &str, mods: Vec<Mod>) -> OpId {
         let opcode = Opcode::from_mnemonic(mnemonic);
         let has_word = |t: &OpTable, w: &str| mods.iter().any(|m| t.is_word(*m, w));
         let (shape, side_effects) = match opcode {

@@ -10,7 +10,7 @@ use std::sync::mpsc::sync_channel;
 /// Inputs at least this large are processed by a two-stage pipeline.
 const PIPELINE_MIN_BYTES: usize = 256 << 10;
 /// Parsed functions in flight between the two stages.
-const PIPELINE_DEPTH: usize = 64;
+const PIPELINE_DEPTH: usize = 16;
 
 /// Parses `src`, builds SSA, verifies every function and prints the module
 /// back, one item at a time (each function is dropped once printed).
