@@ -210,6 +210,11 @@ pub fn assign(func: &Function) -> Assignment {
 
 /// Marks every group in which two members are live at the same point, or a
 /// member is defined while another is live.
+///
+/// `Undef` values never count as live: their contents are unspecified, so
+/// whatever their register holds is as good a value as any. (Otherwise a
+/// register read in code reachable only from unreachable blocks, which SSA
+/// construction renames with nothing defined, would split its group.)
 fn check_groups(
     func: &Function,
     blocks: &[Block],
@@ -218,6 +223,7 @@ fn check_groups(
     conflict: &mut [bool],
 ) {
     let dfg = &func.dfg;
+    let is_undef = |v: Value| matches!(dfg.values[v].def, crate::dfg::ValueDef::Undef);
     let mut count: Vec<u32> = vec![0; conflict.len()];
     let mut set = BitSet::new(dfg.values.len());
     let mut touched: Vec<u32> = Vec::new();
@@ -225,7 +231,7 @@ fn check_groups(
         set.copy_from_words(live.live_out(b).words());
         for v in set.iter() {
             let g = group[Value::new(v)];
-            if g == NO_GROUP {
+            if g == NO_GROUP || is_undef(Value::new(v)) {
                 continue;
             }
             count[g as usize] += 1;
@@ -248,7 +254,7 @@ fn check_groups(
                 }
             }
             d.for_each_use(|v| {
-                if set.insert(v.index()) {
+                if !is_undef(v) && set.insert(v.index()) {
                     let g = group[v] as usize;
                     count[g] += 1;
                     touched.push(g as u32);

@@ -177,3 +177,21 @@ fn kept_registers_never_take_generated_names() {
     assert!(out.contains("add.s32 \t%r1, %r2_v, 1;"), "{out}");
     assert!(out.contains("mov.b32 \t%rd_v1.x, %r1;"), "{out}");
 }
+
+#[test]
+fn unreachable_chains_keep_registers_whole() {
+    // Dead code after `ret` writes %r1 and the next dead block reads it:
+    // the printed code keeps one register and needs no copies.
+    let src =
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 n)\n{\n\
+               .reg .b32 %r<3>;\nld.param.u32 %r1, [n];\nret;\nadd.s32 %r1, %r1, 1;\nbra.uni L2;\n\
+               L2:\nadd.s32 %r2, %r1, 2;\nret;\n}\n";
+    let m = ptx_parse::parse_module(src).unwrap();
+    let f = m.functions().next().unwrap();
+    verify(f);
+    let a = ptx_ir::regalloc::assign(f);
+    assert!(a.before.is_empty() && a.edges.is_empty());
+    let out = print(src);
+    assert!(out.contains("add.s32 \t%r1, %r1, 1;"), "{out}");
+    assert!(out.contains("add.s32 \t%r2, %r1, 2;"), "{out}");
+}
