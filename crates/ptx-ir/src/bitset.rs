@@ -76,3 +76,63 @@ impl BitSet {
         })
     }
 }
+
+/// A dense bit matrix: one row of bits per block (or other entity), in one
+/// allocation.
+#[derive(Clone, Debug)]
+pub struct BitMatrix {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl BitMatrix {
+    /// `rows` empty rows able to hold `0..cols`.
+    pub fn new(rows: usize, cols: usize) -> Self {
+        let words = cols.div_ceil(64).max(1);
+        BitMatrix {
+            words,
+            bits: vec![0; rows * words],
+        }
+    }
+    /// Words per row.
+    pub fn row_words(&self) -> usize {
+        self.words
+    }
+    /// Row `r`.
+    #[inline]
+    pub fn row(&self, r: usize) -> &[u64] {
+        &self.bits[r * self.words..(r + 1) * self.words]
+    }
+    /// Row `r`, mutably.
+    #[inline]
+    pub fn row_mut(&mut self, r: usize) -> &mut [u64] {
+        &mut self.bits[r * self.words..(r + 1) * self.words]
+    }
+}
+
+/// Sets bit `i` of a row.
+#[inline]
+pub fn set_bit(row: &mut [u64], i: usize) {
+    row[i / 64] |= 1 << (i % 64);
+}
+
+/// Whether bit `i` of a row is set.
+#[inline]
+pub fn test_bit(row: &[u64], i: usize) -> bool {
+    row[i / 64] & (1 << (i % 64)) != 0
+}
+
+/// The set bits of a row, in increasing order.
+pub fn iter_bits(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    row.iter().enumerate().flat_map(|(wi, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                return None;
+            }
+            let t = w.trailing_zeros() as usize;
+            w &= w - 1;
+            Some(wi * 64 + t)
+        })
+    })
+}

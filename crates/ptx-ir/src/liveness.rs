@@ -5,43 +5,10 @@
 //! part, reachable or not. Sets are rows of one flat bit matrix (block ×
 //! value), so computing them costs a handful of allocations per function.
 
+use crate::bitset::{set_bit as set, test_bit as has, BitMatrix as Matrix};
 use crate::entity::{EntityRef, SecondaryMap};
 use crate::function::Function;
 use crate::{Block, ControlFlowGraph};
-
-/// Rows of bits, one row per block.
-struct Matrix {
-    words: usize,
-    bits: Vec<u64>,
-}
-
-impl Matrix {
-    fn new(rows: usize, cols: usize) -> Self {
-        let words = cols.div_ceil(64).max(1);
-        Matrix {
-            words,
-            bits: vec![0; rows * words],
-        }
-    }
-    #[inline]
-    fn row(&self, r: usize) -> &[u64] {
-        &self.bits[r * self.words..(r + 1) * self.words]
-    }
-    #[inline]
-    fn row_mut(&mut self, r: usize) -> &mut [u64] {
-        &mut self.bits[r * self.words..(r + 1) * self.words]
-    }
-}
-
-#[inline]
-fn set(row: &mut [u64], i: usize) {
-    row[i / 64] |= 1 << (i % 64);
-}
-
-#[inline]
-fn has(row: &[u64], i: usize) -> bool {
-    row[i / 64] & (1 << (i % 64)) != 0
-}
 
 /// Live-in and live-out sets per block, over value indices.
 pub struct Liveness {
@@ -116,7 +83,7 @@ impl Liveness {
             }
         }
         let mut live_out = Matrix::new(n, nv);
-        let words = live_in.words;
+        let words = live_in.row_words();
         let mut scratch = vec![0u64; words];
         loop {
             let mut changed = false;

@@ -248,11 +248,18 @@ impl<'a> Printer<'a> {
             writeln!(out, "\t.loc\t{}", f.locs[d.loc as usize])?;
             self.last_loc = d.loc;
         }
-        if let Some(c) = self.regs.before.get(&i) {
+        if let Some(c) = (!self.regs.before.is_empty())
+            .then(|| self.regs.before.get(&i))
+            .flatten()
+        {
             self.copies(out, c)?;
         }
         let info = f.ops.info(d.op);
-        let edge = |n: u32| self.regs.edges.get(&(i, n));
+        let edge = |n: u32| {
+            (!self.regs.edges.is_empty())
+                .then(|| self.regs.edges.get(&(i, n)))
+                .flatten()
+        };
         match info.opcode {
             Opcode::Jump => {
                 let t = &d.targets[0];

@@ -19,7 +19,7 @@
 //! Guarantees: the result passes the verifier's dominance check; a guarded
 //! definition is tied to the value it replaces, so a false guard keeps it.
 
-use ptx_ir::bitset::BitSet;
+use ptx_ir::bitset::{iter_bits, set_bit, test_bit, BitMatrix};
 use ptx_ir::entity::{EntityRef, SecondaryMap};
 use ptx_ir::{
     Block, ControlFlowGraph, DominatorTree, Function, Operand, Shape, Type, Value, ValueDef,
@@ -61,6 +61,23 @@ pub fn visit_slots(shape: Shape, ops: &mut [Operand], f: &mut impl FnMut(&mut Va
     }
 }
 
+/// Visits only the written (or read-and-written) slots of `ops`.
+fn visit_defs(shape: Shape, ops: &mut [Operand], f: &mut impl FnMut(&mut Value)) {
+    let n = match shape {
+        Shape::Unknown => ops.len(),
+        Shape::Defs(n) => (n as usize).min(ops.len()),
+        Shape::Call if ops.len() >= 2 && matches!(ops[0], Operand::List(_)) => 1,
+        Shape::Call => 0,
+    };
+    for o in &mut ops[..n] {
+        visit_operand(o, Slot::Def, &mut |v, s| {
+            if s != Slot::Use {
+                f(v)
+            }
+        });
+    }
+}
+
 fn visit_operand(o: &mut Operand, kind: Slot, f: &mut impl FnMut(&mut Value, Slot)) {
     match o {
         Operand::Value(v) | Operand::Sel(v, _) => f(v, kind),
@@ -92,62 +109,83 @@ fn visit_operand(o: &mut Operand, kind: Slot, f: &mut impl FnMut(&mut Value, Slo
 /// into `vars`. Returns the dominator tree it used: building SSA changes no
 /// edge, so the tree stays current for the verifier.
 pub fn build(f: &mut Function, vars: &[Var]) -> DominatorTree {
-    let nvars = vars.len();
     let cfg = ControlFlowGraph::compute(f);
     let dt = DominatorTree::compute(f, &cfg);
     let blocks: Vec<Block> = f.layout.blocks().collect();
+    // A single block needs no parameters: skip liveness and placement.
+    let param_vars = if blocks.len() > 1 {
+        let (live_in, kill, row) = var_liveness(f, vars.len(), &blocks, &cfg);
+        let df = dominance_frontiers(&dt, &cfg);
+        place_params(vars.len(), &dt, &df, &live_in, &kill, &row)
+    } else {
+        SecondaryMap::new()
+    };
+    rename(f, vars, &blocks, &dt, &param_vars);
+    dt
+}
 
-    // 1–2. Upward-exposed reads and writes per block, then liveness.
-    let mut gen: SecondaryMap<Block, Option<Box<BitSet>>> = SecondaryMap::new();
-    let mut kill: SecondaryMap<Block, Option<Box<BitSet>>> = SecondaryMap::new();
-    for &b in &blocks {
-        let mut g = BitSet::new(nvars);
-        let mut k = BitSet::new(nvars);
+/// Variables live into each block (rows in layout order), the variables
+/// each block writes, and the row of each block.
+#[inline(never)]
+fn var_liveness(
+    f: &mut Function,
+    nvars: usize,
+    blocks: &[Block],
+    cfg: &ControlFlowGraph,
+) -> (BitMatrix, BitMatrix, SecondaryMap<Block, u32>) {
+    let n = blocks.len();
+    let mut row: SecondaryMap<Block, u32> = SecondaryMap::with_capacity(n, u32::MAX);
+    for (k, &b) in blocks.iter().enumerate() {
+        row[b] = k as u32;
+    }
+    // Upward-exposed reads start the live-in sets.
+    let mut live_in = BitMatrix::new(n, nvars);
+    let mut kill = BitMatrix::new(n, nvars);
+    for (k, &b) in blocks.iter().enumerate() {
+        let (g, kr) = (live_in.row_mut(k), kill.row_mut(k));
         for i in f.layout.block_insts(b) {
             let shape = f.ops.info(f.dfg.insts[i].op).shape;
             let d = &mut f.dfg.insts[i];
             let guarded = d.guard.is_some();
             if let Some(gd) = d.guard {
-                if !k.contains(gd.pred.index()) {
-                    g.insert(gd.pred.index());
+                if !test_bit(kr, gd.pred.index()) {
+                    set_bit(g, gd.pred.index());
                 }
             }
             let mut defs: SmallVec<[usize; 4]> = SmallVec::new();
             visit_slots(shape, &mut d.operands, &mut |v, s| {
                 let x = v.index();
-                let reads = s != Slot::Def || guarded;
-                if reads && !k.contains(x) {
-                    g.insert(x);
+                if (s != Slot::Def || guarded) && !test_bit(kr, x) {
+                    set_bit(g, x);
                 }
                 if s != Slot::Use {
                     defs.push(x);
                 }
             });
             for x in defs {
-                k.insert(x);
+                set_bit(kr, x);
             }
         }
-        gen[b] = Some(Box::new(g));
-        kill[b] = Some(Box::new(k));
     }
-    let mut live_in: SecondaryMap<Block, Option<Box<BitSet>>> = SecondaryMap::new();
-    for &b in &blocks {
-        live_in[b] = Some(gen[b].clone().unwrap());
-    }
-    let mut out = BitSet::new(nvars);
+    let words = live_in.row_words();
+    let mut out = vec![0u64; words];
     loop {
         let mut changed = false;
-        for &b in blocks.iter().rev() {
-            out.clear();
-            for &s in cfg.succs(b) {
-                if let Some(li) = &live_in[s] {
-                    out.union_with(li);
+        for k in (0..n).rev() {
+            out.iter_mut().for_each(|w| *w = 0);
+            for &s in cfg.succs(blocks[k]) {
+                let r = row[s];
+                if r != u32::MAX {
+                    for (o, w) in out.iter_mut().zip(live_in.row(r as usize)) {
+                        *o |= w;
+                    }
                 }
             }
-            let k = kill[b].as_ref().unwrap();
-            let inn = live_in[b].as_mut().unwrap();
-            for x in out.iter() {
-                if !k.contains(x) && inn.insert(x) {
+            let kr = kill.row(k);
+            for ((i, o), kw) in live_in.row_mut(k).iter_mut().zip(&out).zip(kr) {
+                let add = o & !kw & !*i;
+                if add != 0 {
+                    *i |= add;
                     changed = true;
                 }
             }
@@ -156,21 +194,26 @@ pub fn build(f: &mut Function, vars: &[Var]) -> DominatorTree {
             break;
         }
     }
+    (live_in, kill, row)
+}
 
-    // 3. Dominance frontiers of reachable blocks, then parameter placement.
+/// Dominance frontiers of the reachable blocks (Cooper, Harvey, Kennedy).
+#[inline(never)]
+fn dominance_frontiers(
+    dt: &DominatorTree,
+    cfg: &ControlFlowGraph,
+) -> SecondaryMap<Block, SmallVec<[Block; 2]>> {
     let mut df: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
     for &b in dt.rpo() {
-        let preds: SmallVec<[Block; 4]> = cfg
-            .preds(b)
-            .iter()
-            .copied()
-            .filter(|&p| dt.is_reachable(p))
-            .collect();
+        let preds = cfg.preds(b);
         if preds.len() < 2 {
             continue;
         }
         let Some(idom) = dt.idom(b) else { continue };
-        for p in preds {
+        for &p in preds {
+            if !dt.is_reachable(p) {
+                continue;
+            }
             let mut r = p;
             while r != idom {
                 if !df[r].contains(&b) {
@@ -183,9 +226,24 @@ pub fn build(f: &mut Function, vars: &[Var]) -> DominatorTree {
             }
         }
     }
+    df
+}
+
+/// For each block, the variables it gets a parameter for: the iterated
+/// dominance frontier of each variable's writes, where it is live.
+#[inline(never)]
+fn place_params(
+    nvars: usize,
+    dt: &DominatorTree,
+    df: &SecondaryMap<Block, SmallVec<[Block; 2]>>,
+    live_in: &BitMatrix,
+    kill: &BitMatrix,
+    row: &SecondaryMap<Block, u32>,
+) -> SecondaryMap<Block, SmallVec<[u32; 2]>> {
+    // Definition sites of each variable, in reverse post-order.
     let mut def_blocks: Vec<SmallVec<[Block; 2]>> = vec![SmallVec::new(); nvars];
     for &b in dt.rpo() {
-        for x in kill[b].as_ref().unwrap().iter() {
+        for x in iter_bits(kill.row(row[b] as usize)) {
             def_blocks[x].push(b);
         }
     }
@@ -206,13 +264,12 @@ pub fn build(f: &mut Function, vars: &[Var]) -> DominatorTree {
             work.push(b);
         }
         while let Some(b) = work.pop() {
-            for k in 0..df[b].len() {
-                let y = df[b][k];
+            for &y in df[b].iter() {
                 if placed[y] == mark {
                     continue;
                 }
                 placed[y] = mark;
-                if live_in[y].as_ref().unwrap().contains(x) {
+                if test_bit(live_in.row(row[y] as usize), x) {
                     param_vars[y].push(x as u32);
                 }
                 if queued[y] != mark {
@@ -222,14 +279,25 @@ pub fn build(f: &mut Function, vars: &[Var]) -> DominatorTree {
             }
         }
     }
+    param_vars
+}
 
-    // 4. Renaming.
+/// Renames along the dominator tree, then every unreachable block alone.
+#[inline(never)]
+fn rename(
+    f: &mut Function,
+    vars: &[Var],
+    blocks: &[Block],
+    dt: &DominatorTree,
+    param_vars: &SecondaryMap<Block, SmallVec<[u32; 2]>>,
+) {
+    let nvars = vars.len();
     let mut r = Renamer {
         vars,
         cur: vec![None; nvars],
         undef: vec![None; nvars],
         undo: Vec::new(),
-        param_vars: &param_vars,
+        param_vars,
     };
     let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
     for &b in dt.rpo() {
@@ -256,13 +324,12 @@ pub fn build(f: &mut Function, vars: &[Var]) -> DominatorTree {
             }
         }
     }
-    for &b in &blocks {
+    for &b in blocks {
         if !dt.is_reachable(b) {
             r.block(f, b);
             r.rollback(0);
         }
     }
-    dt
 }
 
 struct Renamer<'a> {
@@ -338,14 +405,14 @@ impl Renamer<'_> {
                 // slots read-and-written).
                 debug_assert!(false, "partial ties");
             }
-            visit_slots(shape, &mut ops, &mut |v, s| {
-                if s != Slot::Use {
+            if !made.is_empty() {
+                visit_defs(shape, &mut ops, &mut |v| {
                     let x = v.index();
                     if let Some(&(_, nv)) = made.iter().find(|&&(y, _)| y == x) {
                         *v = nv;
                     }
-                }
-            });
+                });
+            }
             f.dfg.insts[i].operands = ops;
             for (x, v) in made {
                 self.set(x, v);

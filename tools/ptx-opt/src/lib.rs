@@ -19,10 +19,19 @@ const PIPELINE_DEPTH: usize = 16;
 /// SSA, verifies and prints. The output and the error reported (the first
 /// one in source order) are the same as with one thread.
 pub fn process(src: &[u8]) -> Result<String, Diagnostic> {
+    run(src, true)
+}
+
+/// [`process`] on the calling thread only.
+pub fn process_sequential(src: &[u8]) -> Result<String, Diagnostic> {
+    run(src, false)
+}
+
+fn run(src: &[u8], pipeline: bool) -> Result<String, Diagnostic> {
     let text = check_utf8(src)?;
     let mut parser = Parser::new(text)?;
     let mut out = String::with_capacity(text.len() + text.len() / 4);
-    if text.len() < PIPELINE_MIN_BYTES {
+    if !pipeline || text.len() < PIPELINE_MIN_BYTES {
         while let Some(unit) = parser.next_unit()? {
             emit(&mut out, unit)?;
         }
