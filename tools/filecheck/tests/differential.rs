@@ -1,0 +1,92 @@
+//! Our filecheck against LLVM 14's FileCheck on every case under
+//! `tests/cases`: the exit status and the first `error:` line must agree.
+//!
+//! Each case's `expected` file holds LLVM's verdict, recorded by
+//! `tests/cases/record.sh`. Where LLVM's FileCheck is installed
+//! (`$LLVM_FILECHECK`, or `/usr/lib/llvm-14/bin/FileCheck`) the test also
+//! runs it live, so a stale recording cannot hide a difference.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn verdict(bin: &Path, case: &Path) -> (i32, String) {
+    let args = std::fs::read_to_string(case.join("args")).unwrap_or_default();
+    let out = Command::new(bin)
+        .current_dir(case)
+        .env_remove("FILECHECK_OPTS")
+        .arg("check.txt")
+        .arg("--input-file")
+        .arg("input.txt")
+        .args(args.split_whitespace())
+        .arg("--dump-input=never")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr
+        .lines()
+        .find(|l| l.contains("error:"))
+        .unwrap_or("-")
+        .to_string();
+    (out.status.code().unwrap_or(-1), first)
+}
+
+fn llvm() -> Option<PathBuf> {
+    let p = std::env::var_os("LLVM_FILECHECK")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-14/bin/FileCheck"));
+    p.exists().then_some(p)
+}
+
+#[test]
+fn agrees_with_llvm_filecheck() {
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_filecheck"));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("check.txt").exists())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 150, "only {} cases", cases.len());
+    let live = llvm();
+    let mut failures = Vec::new();
+    let (mut passing, mut failing) = (0, 0);
+    for case in &cases {
+        let recorded = std::fs::read_to_string(case.join("expected")).unwrap();
+        let mut lines = recorded.lines();
+        let code: i32 = lines
+            .next()
+            .and_then(|l| l.strip_prefix("exit "))
+            .and_then(|c| c.parse().ok())
+            .unwrap();
+        let first = lines.next().unwrap_or("-").to_string();
+        let want = match &live {
+            Some(bin) => verdict(bin, case),
+            None => (code, first),
+        };
+        if want.0 == 0 {
+            passing += 1;
+        } else {
+            failing += 1;
+        }
+        let got = verdict(&ours, case);
+        if got != want {
+            failures.push(format!("{}: LLVM {want:?}, ours {got:?}", case.display()));
+        }
+    }
+    eprintln!(
+        "{} cases ({passing} passing, {failing} failing under LLVM){}",
+        cases.len(),
+        if live.is_some() {
+            ", compared live"
+        } else {
+            ", compared with recordings"
+        }
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
