@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# The whole test suite: installs ptxas (used by the ptxas acceptance test)
-# and runs every workspace test, then prints one closing summary line.
+# The whole test suite:
+#  1. cargo test --workspace (unit, integration, differential FileCheck,
+#     ptxas acceptance, and filecheck-tests/ through our own runner);
+#  2. filecheck-tests/ again under LLVM's lit with LLVM 14's FileCheck.
+# Installs ptxas and lit first (into the ignored .tools/), then prints one
+# closing summary line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-ptxas.sh
+scripts/install-lit.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cargo test --workspace "$@" 2>&1 | tee "$log" || status=$?
-# Sum cargo's per-binary "test result:" lines into one closing line.
+if [ "$#" -eq 0 ]; then
+  cargo build -q -p ptx-opt
+  PYTHONPATH=.tools/lit python3 .tools/lit/bin/lit -sv filecheck-tests 2>&1 | tee -a "$log" || status=$?
+fi
+# One closing line: cargo's "test result:" lines plus lit's totals.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+     /^lit: [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
+     /^ *Passed *: / { p += $2 }
+     /^ *(Failed|Unresolved) *: / { f += $2 }
      END { printf "%d passed, %d failed\n", p, f }' "$log"
 exit "$status"

@@ -19,6 +19,200 @@ use diag::Buffer;
 use pattern::{Compiled, Piece, Unresolved, Vars};
 use std::fmt::Write;
 
+/// A parsed FileCheck command line.
+#[derive(Clone, Debug)]
+pub struct Invocation {
+    /// Options.
+    pub options: Options,
+    /// The check file.
+    pub check_file: String,
+    /// The input file (`-` for standard input).
+    pub input_file: String,
+}
+
+/// Why a command line was not accepted: the message and LLVM's exit code.
+#[derive(Clone, Debug)]
+pub struct CommandLineError {
+    /// Message to print on standard error.
+    pub message: String,
+    /// Exit status.
+    pub code: i32,
+}
+
+fn cl_err(msg: impl Into<String>) -> CommandLineError {
+    CommandLineError {
+        message: format!("FileCheck: {}", msg.into()),
+        code: 1,
+    }
+}
+
+/// Parses FileCheck arguments (without the program name), LLVM-style: one
+/// dash or two, `=VALUE` or a separate value, `-DNAME=VALUE`.
+/// `Ok(None)` means `--help` or `--dump-input=help` was handled.
+pub fn parse_args(args: &[String]) -> Result<Option<Invocation>, CommandLineError> {
+    let mut o = Options::default();
+    let mut check_file: Option<String> = None;
+    let mut input_file = "-".to_string();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].clone();
+        i += 1;
+        if !a.starts_with('-') || a == "-" {
+            if check_file.is_some() {
+                return Err(cl_err("Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: FileCheck --help"));
+            }
+            check_file = Some(a);
+            continue;
+        }
+        let flag = a.trim_start_matches('-');
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (flag.to_string(), None),
+        };
+        if let Some(def) = flag.strip_prefix('D') {
+            if def.is_empty() {
+                return Err(cl_err("for the -D option: requires a value!"));
+            }
+            let Some((n, _)) = def.split_once('=') else {
+                return Err(CommandLineError {
+                    message: format!("Missing equal sign in command-line definition '-D{def}'"),
+                    code: 2,
+                });
+            };
+            if n.is_empty() || n == "#" {
+                return Err(CommandLineError {
+                    message: format!("Empty name in command-line definition '-D{def}'"),
+                    code: 2,
+                });
+            }
+            o.defines.push(def.to_string());
+            continue;
+        }
+        let value = |i: &mut usize| -> Option<String> {
+            if let Some(v) = &inline {
+                return Some(v.clone());
+            }
+            let v = args.get(*i).cloned();
+            *i += 1;
+            v
+        };
+        let on = |v: &Option<String>| {
+            v.as_deref()
+                .is_none_or(|v| matches!(v, "true" | "1" | "TRUE" | "True"))
+        };
+        let need = |v: Option<String>, n: &str| {
+            v.ok_or_else(|| cl_err(format!("option '{n}' requires a value")))
+        };
+        match name.as_str() {
+            "check-prefix" => o.check_prefixes.push(need(value(&mut i), "check-prefix")?),
+            "check-prefixes" => o.check_prefixes.extend(
+                need(value(&mut i), "check-prefixes")?
+                    .split(',')
+                    .map(String::from),
+            ),
+            "comment-prefixes" => o.comment_prefixes.extend(
+                need(value(&mut i), "comment-prefixes")?
+                    .split(',')
+                    .map(String::from),
+            ),
+            "implicit-check-not" => o
+                .implicit_check_not
+                .push(need(value(&mut i), "implicit-check-not")?),
+            "input-file" => input_file = need(value(&mut i), "input-file")?,
+            "dump-input" => match value(&mut i).as_deref() {
+                Some("fail") => o.dump_input = DumpInput::Fail,
+                Some("always") => o.dump_input = DumpInput::Always,
+                Some("never") => o.dump_input = DumpInput::Never,
+                Some("help") => return Ok(None),
+                _ => return Err(cl_err("invalid value for option 'dump-input'")),
+            },
+            "dump-input-filter" | "dump-input-context" | "color" => {}
+            "allow-deprecated-dag-overlap" => o.allow_deprecated_dag_overlap = on(&inline),
+            "allow-unused-prefixes" => o.allow_unused_prefixes = on(&inline),
+            "match-full-lines" => o.match_full_lines = on(&inline),
+            "strict-whitespace" => o.strict_whitespace = on(&inline),
+            "ignore-case" => o.ignore_case = on(&inline),
+            "allow-empty" => o.allow_empty = on(&inline),
+            "enable-var-scope" => o.enable_var_scope = on(&inline),
+            "v" => o.verbose = o.verbose.max(1),
+            "vv" => o.verbose = 2,
+            "help" | "h" => return Ok(None),
+            _ => {
+                return Err(cl_err(format!(
+                    "Unknown command line argument '{a}'.  Try: 'FileCheck --help'"
+                )))
+            }
+        }
+    }
+    let Some(check_file) = check_file else {
+        return Err(cl_err("Not enough positional command line arguments specified!\nMust specify at least 1 positional argument: See: FileCheck --help"));
+    };
+    Ok(Some(Invocation {
+        options: o,
+        check_file,
+        input_file,
+    }))
+}
+
+/// Runs a whole FileCheck command line: `args` (after `FILECHECK_OPTS`
+/// words, which the caller prepends), with `stdin` as the input when it is
+/// `-`. Returns the exit status and what goes to standard error.
+pub fn run_command(args: &[String], stdin: &[u8]) -> Outcome {
+    let inv = match parse_args(args) {
+        Ok(Some(inv)) => inv,
+        Ok(None) => {
+            return Outcome {
+                code: 0,
+                stderr: USAGE.to_string(),
+            }
+        }
+        Err(e) => {
+            return Outcome {
+                code: e.code,
+                stderr: format!("{}\n", e.message),
+            }
+        }
+    };
+    let check_src = match std::fs::read(&inv.check_file) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => {
+            return Outcome {
+                code: 2,
+                stderr: format!("Could not open check file '{}': {e}\n", inv.check_file),
+            }
+        }
+    };
+    let (input_name, input_src) = if inv.input_file == "-" {
+        (
+            "<stdin>".to_string(),
+            String::from_utf8_lossy(stdin).into_owned(),
+        )
+    } else {
+        match std::fs::read(&inv.input_file) {
+            Ok(b) => (
+                inv.input_file.clone(),
+                String::from_utf8_lossy(&b).into_owned(),
+            ),
+            Err(e) => {
+                return Outcome {
+                    code: 2,
+                    stderr: format!("Could not open input file '{}': {e}\n", inv.input_file),
+                }
+            }
+        }
+    };
+    run(
+        &inv.check_file,
+        &check_src,
+        &input_name,
+        &input_src,
+        &inv.options,
+    )
+}
+
+/// `--help` text.
+pub const USAGE: &str = "USAGE: FileCheck [options] <check-file>\n\nOptions: --check-prefix(es), --comment-prefixes, --allow-unused-prefixes, --implicit-check-not, --match-full-lines, --strict-whitespace, --ignore-case, --input-file, -D, --allow-empty, --enable-var-scope, --dump-input, -v\n";
+
 /// When to print the annotated input dump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DumpInput {
