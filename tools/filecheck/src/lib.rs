@@ -388,7 +388,20 @@ fn is_part_of_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'-' || c == b'_'
 }
 
+/// One marker of the annotated input dump.
+struct Ann {
+    /// `check:LINE` style label (an index suffix is added when printing).
+    label: String,
+    /// Input range; may span lines (the newline counts as a column).
+    start: usize,
+    end: usize,
+    /// `'\0'`: a note with no marker.
+    marker: char,
+    text: String,
+}
+
 struct Ctx<'a> {
+    anns: Vec<Ann>,
     out: String,
     check: Buffer<'a>,
     input: Buffer<'a>,
@@ -397,6 +410,38 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    fn annotate(
+        &mut self,
+        d: &Directive,
+        start: usize,
+        end: usize,
+        marker: char,
+        text: impl Into<String>,
+    ) {
+        let text = text.into();
+        let kind = match d.kind {
+            Kind::Plain | Kind::Eof => "check",
+            Kind::Next => "next",
+            Kind::Same => "same",
+            Kind::Not => "not",
+            Kind::Dag => "dag",
+            Kind::Label => "label",
+            Kind::Empty => "empty",
+            Kind::Count(_) => "count",
+        };
+        let label = match d.origin {
+            Origin::Check => format!("{kind}:{}", self.check.line_col(d.pos).0),
+            Origin::CommandLine(k) => format!("{kind}:imp{}", k + 1),
+        };
+        self.anns.push(Ann {
+            label,
+            start,
+            end,
+            marker,
+            text,
+        });
+    }
+
     fn at_pattern(&mut self, d: &Directive, kind: &str, msg: &str) {
         match d.origin {
             Origin::Check => self.check.message(&mut self.out, d.pos, kind, msg, 1),
@@ -442,6 +487,7 @@ pub fn run(
     let check_text = canonicalize(check_src, opts.strict_whitespace);
     let input_text = canonicalize(input_src, opts.strict_whitespace);
     let mut ctx = Ctx {
+        anns: Vec::new(),
         out: String::new(),
         check: Buffer {
             name: check_name,
@@ -539,6 +585,8 @@ fn validate_prefixes(user_checks: bool, user_comments: bool, o: &Options) -> Opt
     None
 }
 
+/// Prints the input with the diagnostics' markers under the lines they
+/// concern, eliding lines more than five away from where a marker starts.
 fn dump_input(ctx: &mut Ctx) {
     let input = ctx.input.text;
     let _ = write!(
@@ -546,15 +594,98 @@ fn dump_input(ctx: &mut Ctx) {
         "\nInput file: {}\nCheck file: {}\n\n-dump-input=help explains the following input dump.\n\nInput was:\n<<<<<<\n",
         ctx.input.name, ctx.check.name
     );
-    let lines: Vec<&str> = input.split('\n').collect();
-    let n = if input.ends_with('\n') {
-        lines.len() - 1
-    } else {
-        lines.len()
-    };
-    let width = n.to_string().len().max(6) + 2;
-    for (k, l) in lines.iter().take(n).enumerate() {
-        let _ = writeln!(ctx.out, "{:>width$}: {l} ", k + 1);
+    // Line start offsets.
+    let mut starts = vec![0usize];
+    for (k, c) in input.bytes().enumerate() {
+        if c == b'\n' && k + 1 < input.len() {
+            starts.push(k + 1);
+        }
+    }
+    let nlines = if input.is_empty() { 0 } else { starts.len() };
+    let line_of = |pos: usize| starts.partition_point(|&s| s <= pos).max(1) - 1;
+    // Labels: `'N` suffixes when a check has several markers.
+    let mut labels: Vec<String> = Vec::new();
+    for (k, a) in ctx.anns.iter().enumerate() {
+        let same = ctx.anns.iter().filter(|b| b.label == a.label).count();
+        let idx = ctx.anns[..k].iter().filter(|b| b.label == a.label).count();
+        labels.push(if same > 1 {
+            format!("{}'{idx}", a.label)
+        } else {
+            a.label.clone()
+        });
+    }
+    let lw = labels
+        .iter()
+        .map(|l| l.len())
+        .max()
+        .unwrap_or(0)
+        .max(nlines.to_string().len())
+        + 3;
+    let anchors: Vec<usize> = ctx
+        .anns
+        .iter()
+        .map(|a| line_of(a.start.min(input.len().saturating_sub(1))))
+        .collect();
+    let near = |l: usize| anchors.is_empty() || anchors.iter().any(|&a| l + 5 >= a && l <= a + 5);
+    let mut visible: Vec<bool> = (0..nlines).map(near).collect();
+    // Runs too short to be worth three dots stay visible.
+    let mut l = 0;
+    while l < nlines {
+        if visible[l] {
+            l += 1;
+            continue;
+        }
+        let run_end = (l..nlines).find(|&k| visible[k]).unwrap_or(nlines);
+        if run_end - l < 4 {
+            visible[l..run_end].iter_mut().for_each(|v| *v = true);
+        }
+        l = run_end;
+    }
+    let mut eliding = false;
+    for l in 0..nlines {
+        if !visible[l] {
+            if !eliding {
+                for _ in 0..3 {
+                    let _ = writeln!(ctx.out, "{:>lw$}", ".");
+                }
+                eliding = true;
+            }
+            continue;
+        }
+        eliding = false;
+        let ls = starts[l];
+        let le = input[ls..].find('\n').map_or(input.len(), |k| ls + k);
+        let text = &input[ls..le];
+        let _ = writeln!(ctx.out, "{:>lw$}: {text} ", l + 1);
+        let width = le - ls + 1;
+        for (k, a) in ctx.anns.iter().enumerate() {
+            let a_end = if a.marker == '\0' {
+                a.start + 1
+            } else {
+                a.end.max(a.start + 1)
+            };
+            if a_end <= ls || a.start > le {
+                continue;
+            }
+            let first = a.start >= ls;
+            let from = a.start.max(ls) - ls;
+            let to = if a.marker == '\0' {
+                from
+            } else {
+                (a_end.min(le + 1) - ls).max(from + 1)
+            };
+            let mut line = format!("{:<w$}", labels[k], w = lw + 2);
+            line.push_str(&" ".repeat(from));
+            for c in from..to {
+                line.push(if first && c == from { a.marker } else { '~' });
+            }
+            if first {
+                let col = to.max(width);
+                line.push_str(&" ".repeat(col - to + 1));
+                line.push_str(&a.text);
+            }
+            let _ = writeln!(ctx.out, "{}", line.trim_end());
+        }
     }
     ctx.out.push_str(">>>>>>\n");
 }
@@ -896,7 +1027,7 @@ struct Match {
 
 enum MatchErr {
     NotFound(Vec<(String, String)>),
-    Undefined(String, usize),
+    Undefined(Vec<(String, usize)>),
     Overflow(usize),
 }
 
@@ -931,7 +1062,7 @@ fn find(
     let full = o.match_full_lines && d.kind != Kind::Not;
     let c = match pattern::compile(&d.pieces, vars, full, o.strict_whitespace, o.ignore_case) {
         Ok(c) => c,
-        Err(Unresolved::Undefined(n, p)) => return Err(MatchErr::Undefined(n, p)),
+        Err(Unresolved::Undefined(u)) => return Err(MatchErr::Undefined(u)),
         Err(Unresolved::Overflow(p)) => return Err(MatchErr::Overflow(p)),
     };
     match c.regex.captures_from_pos(text, from) {
@@ -950,12 +1081,154 @@ fn find(
     }
 }
 
-fn report_not_found(ctx: &mut Ctx, d: &Directive, err: MatchErr, from: usize, nth: usize) {
+/// LLVM's `Regex::escape`.
+fn llvm_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "()^$|*+?.[]\\{}".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The text LLVM measures edit distances against: the fixed string of a
+/// literal pattern, else its regular expression without substitutions.
+fn example_string(ctx: &Ctx, d: &Directive) -> String {
+    let o = ctx.opts;
+    let full = o.match_full_lines && d.kind != Kind::Not;
+    if d.kind == Kind::Empty {
+        return "(\n$)".into();
+    }
+    if !full && d.pieces.iter().all(|p| matches!(p, Piece::Lit(_))) {
+        let mut s: String = d
+            .pieces
+            .iter()
+            .map(|p| {
+                if let Piece::Lit(l) = p {
+                    l.as_str()
+                } else {
+                    ""
+                }
+            })
+            .collect();
+        if o.ignore_case {
+            s = s.to_lowercase();
+        }
+        return s;
+    }
+    let mut re = String::new();
+    if full {
+        re.push('^');
+        if !o.strict_whitespace {
+            re.push_str(" *");
+        }
+    }
+    for p in &d.pieces {
+        match p {
+            Piece::Lit(l) => re.push_str(&llvm_escape(l)),
+            Piece::Regex(r) | Piece::DefStr { regex: r, .. } => {
+                re.push('(');
+                re.push_str(r);
+                re.push(')');
+            }
+            Piece::DefNum {
+                format,
+                constraint: None,
+                ..
+            } => {
+                re.push('(');
+                re.push_str(&format.llvm_wildcard());
+                re.push(')');
+            }
+            _ => {}
+        }
+    }
+    if full {
+        if !o.strict_whitespace {
+            re.push_str(" *");
+        }
+        re.push('$');
+    }
+    re
+}
+
+fn edit_distance(a: &[u8], b: &[u8]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if x == y {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// LLVM's "possible intended match here": the position within the first
+/// 4 KiB of `[from, to)` whose text is closest to the pattern.
+fn fuzzy_note(ctx: &mut Ctx, d: &Directive, from: usize, to: usize) {
+    let example = example_string(ctx, d);
+    let from = from.min(to);
+    let buf = &ctx.input.text.as_bytes()[from..to];
+    let ex = example.as_bytes();
+    let mut best: Option<usize> = None;
+    let mut best_q = 0.0f64;
+    let mut lines = 0usize;
+    for i in 0..buf.len().min(4096) {
+        if buf[i] == b'\n' {
+            lines += 1;
+        }
+        if buf[i] == b' ' || buf[i] == b'\t' {
+            continue;
+        }
+        let end = (i + ex.len()).min(buf.len());
+        let mut prefix = &buf[i..end];
+        if let Some(nl) = prefix.iter().position(|&c| c == b'\n') {
+            prefix = &prefix[..nl];
+        }
+        let q = edit_distance(prefix, ex) as f64 + lines as f64 / 100.0;
+        if best.is_none() || q < best_q {
+            best = Some(i);
+            best_q = q;
+        }
+    }
+    if let Some(b) = best {
+        if b != 0 && best_q < 50.0 {
+            ctx.input.message(
+                &mut ctx.out,
+                from + b,
+                "note",
+                "possible intended match here",
+                1,
+            );
+            ctx.annotate(d, from + b, from + b + 1, '?', "possible intended match");
+        }
+    }
+}
+
+fn report_not_found(
+    ctx: &mut Ctx,
+    d: &Directive,
+    err: MatchErr,
+    from: usize,
+    to: usize,
+    nth: usize,
+) {
     match err {
-        MatchErr::Undefined(name, pos) => {
-            let msg = format!("undefined variable: {name}");
-            ctx.check
-                .message(&mut ctx.out, pos, "error", &msg, name.len());
+        MatchErr::Undefined(names) => {
+            for (name, pos) in names {
+                let msg = format!("undefined variable: {name}");
+                ctx.check.message(&mut ctx.out, pos, "error", &msg, 1);
+            }
+            fuzzy_note(ctx, d, from, to);
         }
         MatchErr::Overflow(pos) => {
             let msg = "unable to substitute variable or numeric expression: overflow error";
@@ -969,10 +1242,13 @@ fn report_not_found(ctx: &mut Ctx, d: &Directive, err: MatchErr, from: usize, nt
             ctx.at_pattern(d, "error", &msg);
             ctx.input
                 .message(&mut ctx.out, from, "note", "scanning from here", 1);
+            ctx.annotate(d, from, to, 'X', "error: no match found");
             for (n, v) in uses {
                 let msg = format!("with \"{n}\" equal to \"{v}\"");
                 ctx.input.message(&mut ctx.out, from, "note", &msg, 1);
+                ctx.annotate(d, from, from, '\0', msg);
             }
+            fuzzy_note(ctx, d, from, to);
         }
     }
 }
@@ -997,7 +1273,7 @@ fn check_nots(ctx: &mut Ctx, nots: &[Directive], vars: &mut Vars, from: usize, t
     for d in nots {
         let mut scratch = vars.clone();
         match find(ctx, d, &mut scratch, from, to) {
-            Ok((m, _)) => {
+            Ok((m, c)) => {
                 let msg = format!("{}: excluded string found in input", d.name());
                 ctx.at_pattern(d, "error", &msg);
                 ctx.input.message(
@@ -1007,11 +1283,17 @@ fn check_nots(ctx: &mut Ctx, nots: &[Directive], vars: &mut Vars, from: usize, t
                     "found here",
                     (m.end - m.start).max(1),
                 );
+                ctx.annotate(d, m.start, m.end, '!', "error: no match expected");
+                for (n, v) in &c.uses {
+                    let msg = format!("with \"{n}\" equal to \"{v}\"");
+                    ctx.input.message(&mut ctx.out, m.start, "note", &msg, 1);
+                    ctx.annotate(d, m.start, m.start, '\0', msg);
+                }
                 return false;
             }
             Err(MatchErr::NotFound(_)) => {}
             Err(e) => {
-                report_not_found(ctx, d, e, from, 1);
+                report_not_found(ctx, d, e, from, to, 1);
                 return false;
             }
         }
@@ -1052,7 +1334,7 @@ fn check_dag<'d>(
                     }
                 }
                 Err(e) => {
-                    report_not_found(ctx, d, e, start, 1);
+                    report_not_found(ctx, d, e, pos, to, 1);
                     return None;
                 }
             }
@@ -1112,7 +1394,7 @@ fn check_one(
                 });
             }
             Err(e) => {
-                report_not_found(ctx, d, e, pos, nth);
+                report_not_found(ctx, d, e, pos, to, nth);
                 return None;
             }
         }
@@ -1127,6 +1409,7 @@ fn check_one(
                 ctx.at_pattern(d, "error", &msg);
                 ctx.input
                     .message(&mut ctx.out, m.start, "note", "'next' match was here", 1);
+                ctx.annotate(d, m.start, m.end, '!', "error: match on wrong line");
                 ctx.input
                     .message(&mut ctx.out, start, "note", "previous match ended here", 1);
                 return None;
@@ -1136,6 +1419,7 @@ fn check_one(
                 ctx.at_pattern(d, "error", &msg);
                 ctx.input
                     .message(&mut ctx.out, m.start, "note", "'next' match was here", 1);
+                ctx.annotate(d, m.start, m.end, '!', "error: match on wrong line");
                 ctx.input
                     .message(&mut ctx.out, start, "note", "previous match ended here", 1);
                 let after = start + first_nl.unwrap_or(0) + 1;
@@ -1157,6 +1441,7 @@ fn check_one(
             ctx.at_pattern(d, "error", &msg);
             ctx.input
                 .message(&mut ctx.out, m.start, "note", "'next' match was here", 1);
+            ctx.annotate(d, m.start, m.end, '!', "error: match on wrong line");
             ctx.input
                 .message(&mut ctx.out, start, "note", "previous match ended here", 1);
             return None;
@@ -1194,7 +1479,7 @@ fn check_input(ctx: &mut Ctx, checks: &[CheckString], vars: &mut Vars) -> bool {
                     buf = m.end;
                 }
                 Err(err) => {
-                    report_not_found(ctx, d, err, buf, 1);
+                    report_not_found(ctx, d, err, buf, len, 1);
                     return false;
                 }
             }

@@ -26,20 +26,25 @@ impl Default for NumFormat {
 
 impl NumFormat {
     fn regex(self) -> String {
-        let digits = match self.kind {
-            'x' => "[0-9a-f]",
-            'X' => "[0-9A-F]",
-            _ => "[0-9]",
-        };
-        let count = if self.precision > 0 {
-            format!("{{{},}}", self.precision)
-        } else {
-            "+".into()
-        };
-        let sign = if self.kind == 'd' { "-?" } else { "" };
-        let prefix = if self.alt { "0x" } else { "" };
-        format!("{sign}{prefix}{digits}{count}")
+        self.llvm_wildcard()
     }
+
+    /// The wildcard LLVM 14 uses for this format (shown in notes).
+    pub fn llvm_wildcard(self) -> String {
+        let alt = if self.alt { "0x" } else { "" };
+        let (plain, prec) = match self.kind {
+            'd' => ("-?[0-9]+", "-?([1-9][0-9]*)?[0-9]"),
+            'X' => ("[0-9A-F]+", "([1-9A-F][0-9A-F]*)?[0-9A-F]"),
+            'x' => ("[0-9a-f]+", "([1-9a-f][0-9a-f]*)?[0-9a-f]"),
+            _ => ("[0-9]+", "([1-9][0-9]*)?[0-9]"),
+        };
+        if self.precision > 0 {
+            format!("{alt}{prec}{{{}}}", self.precision)
+        } else {
+            format!("{alt}{plain}")
+        }
+    }
+
     fn render(self, v: i128) -> String {
         let p = self.precision;
         let prefix = if self.alt { "0x" } else { "" };
@@ -78,6 +83,8 @@ pub struct NumExpr {
     pub terms: Vec<(bool, Operand)>,
     /// Offset of the expression in the check buffer.
     pub pos: usize,
+    /// The expression as written (named in notes).
+    pub text: String,
 }
 
 impl NumExpr {
@@ -254,10 +261,7 @@ fn parse_block(inner: &str, pos: usize, line: usize) -> Result<Piece, PatternErr
     }
     if let Some(rest) = inner.strip_prefix("@LINE") {
         let t = rest.trim_start();
-        if t.is_empty() {
-            return Ok(Piece::Lit(line.to_string()));
-        }
-        if !t.starts_with(['+', '-']) {
+        if !t.is_empty() && !t.starts_with(['+', '-']) {
             let at = pos + 5 + (rest.len() - t.len());
             return err(
                 at,
@@ -267,22 +271,15 @@ fn parse_block(inner: &str, pos: usize, line: usize) -> Result<Piece, PatternErr
                 ),
             );
         }
-        let expr = parse_expr(rest, pos + 5, line)?;
-        let v: i128 = line as i128
-            + expr
-                .terms
-                .iter()
-                .map(|(neg, o)| match o {
-                    Operand::Lit(v) => {
-                        if *neg {
-                            -v
-                        } else {
-                            *v
-                        }
-                    }
-                    Operand::Var(..) => 0,
-                })
-                .sum::<i128>();
+        let mut expr = if t.is_empty() {
+            NumExpr {
+                terms: Vec::new(),
+                pos,
+                text: String::new(),
+            }
+        } else {
+            parse_expr(rest, pos + 5, line)?
+        };
         if expr
             .terms
             .iter()
@@ -290,7 +287,14 @@ fn parse_block(inner: &str, pos: usize, line: usize) -> Result<Piece, PatternErr
         {
             return err(pos, format!("invalid pseudo variable '{inner}'"));
         }
-        return Ok(Piece::Lit(v.to_string()));
+        expr.terms.insert(0, (false, Operand::Lit(line as i128)));
+        expr.pos = pos;
+        expr.text = inner.trim().to_string();
+        return Ok(Piece::UseNum {
+            pos,
+            expr,
+            format: None,
+        });
     }
     if inner.starts_with('@') {
         let name: String = inner
@@ -480,7 +484,11 @@ fn parse_expr(s: &str, pos: usize, line: usize) -> Result<NumExpr, PatternError>
             c => return err(pos + k, format!("unsupported operation '{}'", c as char)),
         }
     }
-    Ok(NumExpr { terms, pos: start })
+    Ok(NumExpr {
+        terms,
+        pos: start,
+        text: s.trim().to_string(),
+    })
 }
 
 /// The message POSIX `regcomp` would give for `re`, if it is invalid.
@@ -604,8 +612,8 @@ pub struct Vars {
 
 /// Why a pattern cannot be built now.
 pub enum Unresolved {
-    /// A string or numeric variable with no value.
-    Undefined(String, usize),
+    /// Variables with no value (name, offset), in pattern order.
+    Undefined(Vec<(String, usize)>),
     /// A numeric expression whose value does not fit its format.
     Overflow(usize),
 }
@@ -617,7 +625,7 @@ fn eval(expr: &NumExpr, vars: &Vars, fmt: NumFormat) -> Result<i128, Unresolved>
             Operand::Lit(x) => *x,
             Operand::Var(n, p) => match vars.numbers.get(n) {
                 Some((x, _)) => *x,
-                None => return Err(Unresolved::Undefined(n.clone(), *p)),
+                None => return Err(Unresolved::Undefined(vec![(n.clone(), *p)])),
             },
         };
         v = if *neg { v - x } else { v + x };
@@ -659,6 +667,7 @@ pub fn compile(
     }
     let mut defs = Vec::new();
     let mut uses = Vec::new();
+    let mut undefined = Vec::new();
     let mut local: HashMap<&str, String> = HashMap::new();
     for p in pieces {
         match p {
@@ -698,7 +707,7 @@ pub fn compile(
                     re.push_str(&fancy_regex::escape(v));
                     uses.push((name.clone(), v.clone()));
                 } else {
-                    return Err(Unresolved::Undefined(name.clone(), *pos));
+                    undefined.push((name.clone(), *pos));
                 }
             }
             Piece::UseNum { expr, format, .. } => {
@@ -708,18 +717,22 @@ pub fn compile(
                         .and_then(|n| vars.numbers.get(n))
                         .map_or(NumFormat::default(), |x| x.1)
                 });
-                let v = eval(expr, vars, fmt)?;
-                let text = fmt.render(v);
-                for (_, o) in &expr.terms {
-                    if let Operand::Var(n, _) = o {
-                        if let Some((val, f)) = vars.numbers.get(n) {
-                            uses.push((n.clone(), f.render(*val)));
-                        }
+                let v = match eval(expr, vars, fmt) {
+                    Ok(v) => v,
+                    Err(Unresolved::Undefined(mut u)) => {
+                        undefined.append(&mut u);
+                        continue;
                     }
-                }
+                    Err(e) => return Err(e),
+                };
+                let text = fmt.render(v);
+                uses.push((expr.text.clone(), text.clone()));
                 re.push_str(&fancy_regex::escape(&text));
             }
         }
+    }
+    if !undefined.is_empty() {
+        return Err(Unresolved::Undefined(undefined));
     }
     if full_lines {
         if !strict_ws {
