@@ -1,8 +1,51 @@
-//! `ptx-passes`: optimization and lowering passes over `ptx-ir`.
+//! `ptx-passes`: the pass manager, the registry of pass names, pipelines,
+//! and the passes themselves (one file each).
 //!
-//! The pass manager, the registry of pass names and the passes themselves
-//! land here; today the crate only re-exports the verifier entry point that
-//! passes will run between stages.
+//! * [`Pass`]: what a pass implements; it returns the analyses it kept.
+//! * [`analysis::AnalysisManager`]: cached CFG, dominators and liveness,
+//!   dropped by what a pass did not preserve.
+//! * [`registry`]: the one table of kebab-case pass names that the pipeline
+//!   parser, `--print-passes` and `docs/passes.md` all read.
+//! * [`pipeline`]: LLVM's new-PM pipeline text (`function(dce,copy-prop)`,
+//!   `default<O2>`, `simplify-cfg<keep-loops>`) and the `-O` levels.
+//! * [`manager`]: runs a pipeline over a function with `opt`'s
+//!   instrumentation (print before/after, verify-each, timing, bisection).
 #![deny(missing_docs)]
 
+pub mod analysis;
+pub mod copy_prop;
+pub mod dce;
+pub mod manager;
+pub mod pipeline;
+pub mod registry;
+
+pub use analysis::AnalysisManager;
 pub use ptx_ir::verify::{verify_function, VerifierError};
+
+use ptx_ir::Function;
+
+/// Which cached analyses survive a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preserved {
+    /// Nothing changed.
+    All,
+    /// Instructions changed but no block, edge or terminator did.
+    Cfg,
+    /// Anything may have changed.
+    None,
+}
+
+impl Preserved {
+    /// Whether the function may have changed.
+    pub fn changed(self) -> bool {
+        self != Preserved::All
+    }
+}
+
+/// A transformation over one function.
+pub trait Pass: Send {
+    /// The registry name (`dce`, `copy-prop`, …).
+    fn name(&self) -> &'static str;
+    /// Runs on `f`; returns what it preserved.
+    fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved;
+}

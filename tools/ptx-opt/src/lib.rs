@@ -1,16 +1,51 @@
-//! Library side of the `ptx-opt` driver: the parse → SSA → verify → print
-//! path shared by the binary, its tests and the benchmark.
+//! Library side of the `ptx-opt` driver: parse → SSA → verify → passes →
+//! print, shared by the binary, its tests and the benchmark.
 #![deny(missing_docs)]
 
 use ptx_ir::write::write_item;
-use ptx_ir::Item;
+use ptx_ir::{Function, Item};
 use ptx_parse::{check_utf8, Diagnostic, Parser, Unit};
+use ptx_passes::manager::{Instrumentation, PassManager};
+use ptx_passes::registry::PassInfo;
+use ptx_passes::AnalysisManager;
+use std::collections::BTreeMap;
+use std::fmt::Write;
 use std::sync::mpsc::sync_channel;
 
 /// Inputs at least this large are processed by a two-stage pipeline.
 const PIPELINE_MIN_BYTES: usize = 256 << 10;
 /// Parsed functions in flight between the two stages.
 const PIPELINE_DEPTH: usize = 16;
+
+/// What to run between verification and printing, and how to report it.
+#[derive(Default)]
+pub struct Config {
+    /// Passes in order, with their parameters.
+    pub passes: Vec<(&'static PassInfo, Vec<String>)>,
+    /// Dumps, verification, bisection.
+    pub instrumentation: Instrumentation,
+    /// Append the `--time-passes` report to the log.
+    pub time_passes: bool,
+    /// Append instruction counts by opcode, before and after the passes.
+    pub stats: bool,
+}
+
+/// A failure: located in the input, or not.
+#[derive(Debug)]
+pub enum Error {
+    /// A parse or verifier error at a source position.
+    Source(Diagnostic),
+    /// Any other error (a verifier failure after a pass).
+    Plain(String),
+}
+
+/// The printed module and the instrumentation log (for stderr).
+pub struct Output {
+    /// PTX text.
+    pub text: String,
+    /// Dumps and reports, in order.
+    pub log: String,
+}
 
 /// Parses `src`, builds SSA, verifies every function and prints the module
 /// back, one item at a time (each function is dropped once printed).
@@ -19,31 +54,157 @@ const PIPELINE_DEPTH: usize = 16;
 /// SSA, verifies and prints. The output and the error reported (the first
 /// one in source order) are the same as with one thread.
 pub fn process(src: &[u8]) -> Result<String, Diagnostic> {
-    run(src, true)
+    match run(src, true, &Config::default()) {
+        Ok(o) => Ok(o.text),
+        Err((Error::Source(d), _)) => Err(d),
+        Err((Error::Plain(m), _)) => Err(Diagnostic::new(0, m)),
+    }
 }
 
 /// [`process`] on the calling thread only.
 pub fn process_sequential(src: &[u8]) -> Result<String, Diagnostic> {
-    run(src, false)
+    match run(src, false, &Config::default()) {
+        Ok(o) => Ok(o.text),
+        Err((Error::Source(d), _)) => Err(d),
+        Err((Error::Plain(m), _)) => Err(Diagnostic::new(0, m)),
+    }
 }
 
-fn run(src: &[u8], pipeline: bool) -> Result<String, Diagnostic> {
-    let text = check_utf8(src)?;
-    let mut parser = Parser::new(text)?;
-    let mut out = String::with_capacity(text.len() + text.len() / 4);
-    if !pipeline || text.len() < PIPELINE_MIN_BYTES {
-        while let Some(unit) = parser.next_unit()? {
-            emit(&mut out, unit)?;
+/// [`process`] with passes and instrumentation. On failure the log
+/// written so far comes back with the error.
+pub fn process_with(src: &[u8], cfg: &Config) -> Result<Output, (Error, String)> {
+    run(src, true, cfg)
+}
+
+/// The second stage's state: passes, log and statistics.
+struct Back<'c> {
+    cfg: &'c Config,
+    pm: PassManager,
+    out: String,
+    log: String,
+    before: BTreeMap<String, u64>,
+    after: BTreeMap<String, u64>,
+}
+
+impl Back<'_> {
+    fn emit(&mut self, unit: Unit) -> Result<(), Error> {
+        let (mut item, dt) = unit.finish_with_domtree();
+        if let Item::Func(f) = &mut item {
+            let errors = match &dt {
+                Some(dt) => ptx_ir::verify::verify_function_with(f, dt),
+                None => ptx_ir::verify::verify_function(f),
+            };
+            report(f, errors).map_err(Error::Source)?;
+            if f.has_body && !self.pm.is_empty() {
+                if self.cfg.stats {
+                    count(f, &mut self.before);
+                }
+                let mut am = match dt {
+                    Some(dt) => AnalysisManager::with_domtree(f, dt),
+                    None => AnalysisManager::new(),
+                };
+                self.pm
+                    .run(f, &mut am, &mut self.log)
+                    .map_err(Error::Plain)?;
+                if self.cfg.stats {
+                    count(f, &mut self.after);
+                }
+            }
         }
-        return Ok(out);
+        write_item(&mut self.out, &item).expect("writing to a String cannot fail");
+        Ok(())
+    }
+
+    fn finish(mut self) -> Output {
+        if self.cfg.time_passes {
+            self.log.push_str(&self.pm.timing_report());
+        }
+        if self.cfg.stats {
+            let _ = writeln!(
+                self.log,
+                "===-------------------------------------------------------------------------==="
+            );
+            let _ = writeln!(
+                self.log,
+                "                          ... Statistics Collected ..."
+            );
+            let _ = writeln!(
+                self.log,
+                "===-------------------------------------------------------------------------==="
+            );
+            let _ = writeln!(self.log, "{:>9} {:>9}  opcode", "before", "after");
+            let mut names: Vec<&String> = self.before.keys().chain(self.after.keys()).collect();
+            names.sort();
+            names.dedup();
+            let (mut tb, mut ta) = (0, 0);
+            for n in names {
+                let (b, a) = (
+                    self.before.get(n).copied().unwrap_or(0),
+                    self.after.get(n).copied().unwrap_or(0),
+                );
+                tb += b;
+                ta += a;
+                let _ = writeln!(self.log, "{b:>9} {a:>9}  {n}");
+            }
+            let _ = writeln!(self.log, "{tb:>9} {ta:>9}  total");
+        }
+        Output {
+            text: self.out,
+            log: self.log,
+        }
+    }
+}
+
+/// Counts a function's instructions by mnemonic.
+fn count(f: &Function, into: &mut BTreeMap<String, u64>) {
+    for b in f.layout.blocks() {
+        for i in f.layout.block_insts(b) {
+            let info = f.op(i);
+            if info.opcode == ptx_ir::Opcode::Jump {
+                continue;
+            }
+            *into.entry(info.mnemonic.to_string()).or_insert(0) += 1;
+        }
+    }
+}
+
+fn run(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, String)> {
+    let text = check_utf8(src).map_err(|d| (Error::Source(d), String::new()))?;
+    let mut parser = Parser::new(text).map_err(|d| (Error::Source(d), String::new()))?;
+    let mut back = Back {
+        cfg,
+        pm: PassManager::new(&cfg.passes, cfg.instrumentation.clone()),
+        out: String::with_capacity(text.len() + text.len() / 4),
+        log: String::new(),
+        before: BTreeMap::new(),
+        after: BTreeMap::new(),
+    };
+    if !pipeline || text.len() < PIPELINE_MIN_BYTES {
+        loop {
+            let unit = match parser.next_unit() {
+                Ok(Some(u)) => u,
+                Ok(None) => break,
+                Err(d) => return Err((Error::Source(d), back.log)),
+            };
+            if let Err(e) = back.emit(unit) {
+                return Err((e, back.log));
+            }
+        }
+        return Ok(back.finish());
     }
     std::thread::scope(|s| {
         let (tx, rx) = sync_channel::<Result<Unit, Diagnostic>>(PIPELINE_DEPTH);
-        let back = s.spawn(move || -> Result<String, Diagnostic> {
+        let stage = s.spawn(move || -> Result<Output, (Error, String)> {
             for msg in rx {
-                emit(&mut out, msg?)?;
+                let unit = match msg {
+                    Ok(u) => u,
+                    Err(d) => return Err((Error::Source(d), back.log)),
+                };
+                if let Err(e) = back.emit(unit) {
+                    return Err((e, back.log));
+                }
             }
-            Ok(out)
+            Ok(back.finish())
         });
         loop {
             let msg = match parser.next_unit() {
@@ -58,35 +219,22 @@ fn run(src: &[u8], pipeline: bool) -> Result<String, Diagnostic> {
             }
         }
         drop(tx);
-        back.join()
-            .unwrap_or_else(|_| Err(Diagnostic::new(0, "internal error in the printing stage")))
+        stage.join().unwrap_or_else(|_| {
+            Err((
+                Error::Plain("internal error in the printing stage".into()),
+                String::new(),
+            ))
+        })
     })
-}
-
-/// Finishes one unit (SSA, verification) and prints it.
-fn emit(out: &mut String, unit: Unit) -> Result<(), Diagnostic> {
-    let (item, dt) = unit.finish_with_domtree();
-    if let Item::Func(f) = &item {
-        let errors = match &dt {
-            Some(dt) => ptx_ir::verify::verify_function_with(f, dt),
-            None => ptx_ir::verify::verify_function(f),
-        };
-        report(f, errors)?;
-    }
-    write_item(out, &item).expect("writing to a String cannot fail");
-    Ok(())
 }
 
 /// Verifies one function, turning the first finding into a diagnostic at
 /// the offending instruction (or at the function when it has none).
-pub fn verify(f: &ptx_ir::Function) -> Result<(), Diagnostic> {
+pub fn verify(f: &Function) -> Result<(), Diagnostic> {
     report(f, ptx_ir::verify::verify_function(f))
 }
 
-fn report(
-    f: &ptx_ir::Function,
-    errors: Vec<ptx_ir::verify::VerifierError>,
-) -> Result<(), Diagnostic> {
+fn report(f: &Function, errors: Vec<ptx_ir::verify::VerifierError>) -> Result<(), Diagnostic> {
     match errors.into_iter().next() {
         None => Ok(()),
         Some(e) => {

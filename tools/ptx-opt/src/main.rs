@@ -1,40 +1,60 @@
-//! `ptx-opt`: parse, verify and print PTX, with `opt`'s conventions.
-//!
-//! ```text
-//! ptx-opt [in.ptx | -] [-o out.ptx | -o -]
-//! ```
-//!
-//! Errors are printed as `file:line:col: error: message` with the source
-//! line and a caret, and the exit status is 1. An existing output file is
-//! only replaced once the whole result is ready (written to a temporary
-//! file beside it, then renamed).
+//! `ptx-opt`: parse, verify, transform and print PTX, with `opt`'s
+//! conventions. See `docs/cli.md`.
 
+use ptx_opt::{Config, Error};
+use ptx_passes::{pipeline, registry};
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 // The IR is built from many small allocations per function; mimalloc's
 // size-class free lists serve them several times faster than glibc malloc.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
+#[derive(Default)]
 struct Options {
     input: Option<String>,
     output: Option<String>,
+    passes: Option<String>,
+    level: Option<u8>,
+    target: Option<String>,
+    print_passes: bool,
+    print_pipeline: bool,
+    config: Config,
 }
 
-const USAGE: &str = "usage: ptx-opt [options] [input.ptx | -]\n\n\
-options:\n  -o <file>      write output to <file> ('-' for stdout)\n  --help         show this help\n  --version      show the version\n";
+const USAGE: &str = "\
+OVERVIEW: ptx-opt: PTX optimizer in the manner of LLVM's opt
+
+USAGE: ptx-opt [options] [input.ptx | -]
+
+OPTIONS (one dash or two):
+  -o <file>                 write output to <file> ('-' for stdout)
+  -passes=<pipeline>        run a pipeline, e.g. 'function(copy-prop,dce)'
+  -O0 -O1 -O2 -O3           run the default<On> pipeline
+  --target=sm_XX            target (also -mcpu=sm_XX)
+  --print-passes            list the registered passes
+  --print-pipeline-passes   print the pipeline that would run, and exit
+  --print-after-all         dump the IR after every pass (to stderr)
+  --print-before-all        dump the IR before every pass
+  --print-after=<pass>      dump the IR after each run of <pass>
+  --print-before=<pass>     dump the IR before each run of <pass>
+  --print-changed           dump the IR after each pass that changed it
+  --verify-each             verify after every pass
+  --time-passes             report the time spent in each pass
+  --debug-pass-manager      log each pass as it runs
+  --opt-bisect-limit=<N>    run only the first N pass executions
+  --stats                   instruction counts by opcode, before and after
+  --help, --version
+";
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut o = Options {
-        input: None,
-        output: None,
-    };
+    let mut o = Options::default();
     let mut it = args.iter();
     let mut positional_only = false;
     while let Some(a) = it.next() {
-        if positional_only {
+        if positional_only || a == "-" || !a.starts_with('-') {
             set_input(&mut o, a)?;
             continue;
         }
@@ -43,29 +63,91 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             continue;
         }
         // Long options are accepted with one dash or two, as opt does.
-        let flag = a.strip_prefix("--").map(|s| format!("-{s}"));
-        let flag = flag.as_deref().unwrap_or(a);
-        match flag {
-            "-help" | "-h" => {
+        let flag = a.trim_start_matches('-');
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (flag, None),
+        };
+        let mut value = |what: &str| -> Result<String, String> {
+            match &inline {
+                Some(v) => Ok(v.clone()),
+                None => it
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("option '-{what}' requires a value")),
+            }
+        };
+        let pass_name = |v: &str| -> Result<String, String> {
+            registry::lookup(v)
+                .map(|_| v.to_string())
+                .ok_or_else(|| format!("unknown pass name '{v}'"))
+        };
+        match name {
+            "help" | "h" => {
                 print!("{USAGE}");
                 return Ok(None);
             }
-            "-version" => {
+            "version" => {
                 println!("ptx-opt {}", env!("CARGO_PKG_VERSION"));
                 return Ok(None);
             }
-            "-o" => match it.next() {
-                Some(v) => o.output = Some(v.clone()),
-                None => return Err("option '-o' requires a value".into()),
-            },
-            _ if flag.starts_with("-o=") => o.output = Some(flag[3..].to_string()),
-            _ if flag.starts_with("-o") && flag.len() > 2 && !flag.starts_with("-o=") => {
-                o.output = Some(flag[2..].to_string())
+            "o" => o.output = Some(value("o")?),
+            "passes" => o.passes = Some(value("passes")?),
+            "O0" | "O1" | "O2" | "O3" => o.level = Some(name.as_bytes()[1] - b'0'),
+            "target" | "mcpu" => {
+                let t = value(name)?;
+                let ok = t.strip_prefix("sm_").is_some_and(|n| {
+                    let digits = n.trim_end_matches(['a', 'f']);
+                    !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
+                });
+                if !ok {
+                    return Err(format!("invalid target '{t}': expected sm_XX"));
+                }
+                o.target = Some(t);
             }
-            "-" => set_input(&mut o, a)?,
-            _ if flag.starts_with('-') => return Err(format!("unknown option '{a}'")),
-            _ => set_input(&mut o, a)?,
+            "print-passes" => o.print_passes = true,
+            "print-pipeline-passes" => o.print_pipeline = true,
+            "print-after-all" => o.config.instrumentation.print_after.push("*".into()),
+            "print-before-all" => o.config.instrumentation.print_before.push("*".into()),
+            "print-after" => o
+                .config
+                .instrumentation
+                .print_after
+                .push(pass_name(&value(name)?)?),
+            "print-before" => o
+                .config
+                .instrumentation
+                .print_before
+                .push(pass_name(&value(name)?)?),
+            "print-changed" => o.config.instrumentation.print_changed = true,
+            "verify-each" => o.config.instrumentation.verify_each = true,
+            "debug-pass-manager" => o.config.instrumentation.debug_pass_manager = true,
+            "time-passes" => o.config.time_passes = true,
+            "stats" => o.config.stats = true,
+            "opt-bisect-limit" => {
+                let v = value(name)?;
+                let n: i64 = v
+                    .parse()
+                    .map_err(|_| format!("invalid value '{v}' for -opt-bisect-limit"))?;
+                o.config.instrumentation.bisect_limit = (n >= 0).then_some(n as u64);
+            }
+            _ if name.starts_with('o') && name.len() > 1 && inline.is_none() => {
+                o.output = Some(name[1..].to_string())
+            }
+            _ => return Err(format!("unknown option '{a}'")),
         }
+    }
+    if o.passes.is_some() && o.level.is_some() {
+        return Err("cannot specify -O# and -passes=; use -passes='default<O#>,other-pass'".into());
+    }
+    let text = match (&o.passes, o.level) {
+        (Some(p), _) => p.clone(),
+        (None, Some(l)) => format!("default<O{l}>"),
+        (None, None) => String::new(),
+    };
+    if !text.is_empty() {
+        let elems = pipeline::parse(&text)?;
+        o.config.passes = pipeline::resolve(&elems)?;
     }
     Ok(Some(o))
 }
@@ -85,10 +167,29 @@ fn main() -> ExitCode {
         Ok(None) => return ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ptx-opt: error: {e}");
-            eprint!("{USAGE}");
             return ExitCode::from(1);
         }
     };
+    if opts.print_passes {
+        println!("Function passes:");
+        for p in registry::PASSES {
+            println!(
+                "  {}{}",
+                p.name,
+                if p.params.is_empty() {
+                    String::new()
+                } else {
+                    format!("<{}>", p.params.join(";"))
+                }
+            );
+        }
+        println!("Function pipelines:\n  default<O0>\n  default<O1>\n  default<O2>\n  default<O3>");
+        return ExitCode::SUCCESS;
+    }
+    if opts.print_pipeline {
+        println!("{}", pipeline::canonical(&opts.config.passes));
+        return ExitCode::SUCCESS;
+    }
     match run(&opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
@@ -111,15 +212,26 @@ fn run(opts: &Options) -> Result<(), String> {
             .map_err(|e| format!("ptx-opt: error: cannot read '{input}': {e}\n"))?;
         (input.to_string(), v)
     };
-    let text = ptx_opt::process(&bytes).map_err(|d| d.render(&name, &bytes))?;
+    let out = match ptx_opt::process_with(&bytes, &opts.config) {
+        Ok(o) => o,
+        Err((e, log)) => {
+            eprint!("{log}");
+            return Err(match e {
+                Error::Source(d) => d.render(&name, &bytes),
+                Error::Plain(m) => format!("ptx-opt: error: {m}\n"),
+            });
+        }
+    };
+    eprint!("{}", out.log);
     match opts.output.as_deref() {
         None | Some("-") => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())
-                .and_then(|_| out.flush())
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(out.text.as_bytes())
+                .and_then(|_| stdout.flush())
                 .map_err(|e| format!("ptx-opt: error: cannot write standard output: {e}\n"))
         }
-        Some(path) => write_atomically(Path::new(path), text.as_bytes())
+        Some(path) => write_atomically(Path::new(path), out.text.as_bytes())
             .map_err(|e| format!("ptx-opt: error: cannot write '{path}': {e}\n")),
     }
 }

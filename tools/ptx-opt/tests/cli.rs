@@ -101,7 +101,7 @@ fn bad_options_and_missing_files_are_errors() {
         .starts_with("ptx-opt: error: cannot read '/nonexistent/x.ptx'"));
     let out = bin().arg("--help").output().unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("usage: ptx-opt"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("USAGE: ptx-opt"));
 }
 
 #[test]
@@ -125,4 +125,109 @@ fn garbage_never_panics() {
             String::from_utf8_lossy(&v)
         );
     }
+}
+
+const COPIES: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
+.visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<5>;\n.reg .b64 %rd<2>;\n\
+ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %r1;\nadd.s32 %r3, %r2, 1;\nadd.s32 %r4, %r1, 9;\n\
+st.global.u32 [%rd1], %r3;\nret;\n}\n";
+
+#[test]
+fn pipelines_and_pass_listing() {
+    let out = bin().arg("--print-passes").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("  copy-prop\n") && text.contains("  dce\n"),
+        "{text}"
+    );
+    let out = bin()
+        .args(["-O2", "--print-pipeline-passes"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "function(copy-prop,dce)\n"
+    );
+    let out = bin()
+        .args([
+            "-passes=module(function(dce)),copy-prop",
+            "-print-pipeline-passes",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "function(dce,copy-prop)\n"
+    );
+    let out = bin().args(["-passes=dce,frob"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(
+            "ptx-opt: error: unknown pass name 'frob'; valid names are: copy-prop, dce"
+        ),
+        "{err}"
+    );
+    let out = bin().args(["-O2", "-passes=dce"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn o2_removes_copies_and_dead_code() {
+    let out = run_stdin(&["-O2"], COPIES);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("add.s32 \t%r2, %r1, 1;"), "{text}");
+    assert!(!text.contains("mov.u32 \t%r2"), "{text}");
+    assert!(!text.contains(", 9;"), "dead add survived: {text}");
+}
+
+#[test]
+fn instrumentation_goes_to_stderr() {
+    let out = run_stdin(
+        &[
+            "-passes=copy-prop,dce",
+            "--print-after=dce",
+            "--debug-pass-manager",
+            "--stats",
+            "--verify-each",
+        ],
+        COPIES,
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("Running pass: copy-prop on k\nRunning pass: dce on k\n// *** IR Dump After dce on k ***\n.visible .entry k("), "{err}");
+    assert!(err.contains("        2         1  add\n"), "{err}");
+    assert!(err.contains("        2         1  mov\n"), "{err}");
+    let out = run_stdin(&["-O2", "--print-changed", "--opt-bisect-limit=1"], COPIES);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("BISECT: running pass (1) copy-prop on k"),
+        "{err}"
+    );
+    assert!(
+        err.contains("BISECT: NOT running pass (2) dce on k"),
+        "{err}"
+    );
+    assert!(
+        err.contains("// *** IR Dump After copy-prop on k ***"),
+        "{err}"
+    );
+    // Dumps are valid PTX: each dumped function parses back.
+    let out = run_stdin(&["-O2", "--print-after-all"], COPIES);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.matches("*** IR Dump After").count(), 2, "{err}");
+    for dump in err.split("// *** IR Dump After").skip(1) {
+        let body = dump.split_once('\n').unwrap().1;
+        let module = format!(".version 7.0\n.target sm_80\n.address_size 64\n{body}");
+        assert!(ptx_parse::parse_module(&module).is_ok(), "{module}");
+    }
+    let out = run_stdin(&["-O2", "--time-passes"], COPIES);
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("Pass execution timing report"));
 }

@@ -1,5 +1,5 @@
-//! NVIDIA's `ptxas` accepts everything we print, for every corpus and
-//! hand-written file it accepts as input.
+//! NVIDIA's `ptxas` accepts everything we print, plain and after `-O2`,
+//! for every corpus and hand-written file it accepts as input.
 //!
 //! `ptxas` comes from the `nvidia-cuda-nvcc` wheel that
 //! `scripts/install-ptxas.sh` puts in `.tools/`. Without it the test is
@@ -61,6 +61,14 @@ fn assembles(ptxas: &Path, arch: &str, file: &Path) -> Result<(), String> {
     }
 }
 
+fn o2_config() -> ptx_opt::Config {
+    let elems = ptx_passes::pipeline::parse("default<O2>").unwrap();
+    let mut c = ptx_opt::Config::default();
+    c.passes = ptx_passes::pipeline::resolve(&elems).unwrap();
+    c.instrumentation.verify_each = true;
+    c
+}
+
 #[test]
 fn ptxas_accepts_printed_output() {
     let Some(ptxas) = find_ptxas() else {
@@ -95,6 +103,13 @@ fn ptxas_accepts_printed_output() {
             std::fs::write(&out, printed).unwrap();
             if let Err(e) = assembles(&ptxas, &arch, &out) {
                 failures.push(format!("{}: {e}", path.display()));
+            }
+            // And after the -O2 pipeline.
+            let o2 = ptx_opt::process_with(src.as_bytes(), &o2_config())
+                .unwrap_or_else(|_| panic!("{}: -O2 failed", path.display()));
+            std::fs::write(&out, o2.text).unwrap();
+            if let Err(e) = assembles(&ptxas, &arch, &out) {
+                failures.push(format!("{} (-O2): {e}", path.display()));
             }
             checked += 1;
         }

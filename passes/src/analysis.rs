@@ -1,0 +1,65 @@
+//! Cached analyses of the function being transformed.
+//!
+//! A pass asks for an analysis; it is computed once and kept until a pass
+//! reports that it did not preserve it ([`crate::Preserved`]).
+
+use crate::Preserved;
+use ptx_ir::liveness::Liveness;
+use ptx_ir::{ControlFlowGraph, DominatorTree, Function};
+
+/// Analysis cache for one function.
+#[derive(Default)]
+pub struct AnalysisManager {
+    cfg: Option<ControlFlowGraph>,
+    domtree: Option<DominatorTree>,
+    liveness: Option<Liveness>,
+}
+
+impl AnalysisManager {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A cache seeded with a dominator tree known to be current (SSA
+    /// construction hands one out).
+    pub fn with_domtree(f: &Function, dt: DominatorTree) -> Self {
+        AnalysisManager {
+            cfg: Some(ControlFlowGraph::compute(f)),
+            domtree: Some(dt),
+            liveness: None,
+        }
+    }
+
+    /// The control-flow graph.
+    pub fn cfg(&mut self, f: &Function) -> &ControlFlowGraph {
+        self.cfg.get_or_insert_with(|| ControlFlowGraph::compute(f))
+    }
+
+    /// The dominator tree.
+    pub fn domtree(&mut self, f: &Function) -> &DominatorTree {
+        if self.domtree.is_none() {
+            let cfg = self.cfg.get_or_insert_with(|| ControlFlowGraph::compute(f));
+            self.domtree = Some(DominatorTree::compute(f, cfg));
+        }
+        self.domtree.as_ref().expect("just computed")
+    }
+
+    /// Value liveness.
+    pub fn liveness(&mut self, f: &Function) -> &Liveness {
+        if self.liveness.is_none() {
+            let cfg = self.cfg.get_or_insert_with(|| ControlFlowGraph::compute(f));
+            self.liveness = Some(Liveness::compute(f, cfg));
+        }
+        self.liveness.as_ref().expect("just computed")
+    }
+
+    /// Drops what `p` did not preserve.
+    pub fn invalidate(&mut self, p: Preserved) {
+        match p {
+            Preserved::All => {}
+            Preserved::Cfg => self.liveness = None,
+            Preserved::None => *self = Self::default(),
+        }
+    }
+}

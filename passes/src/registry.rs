@@ -1,0 +1,79 @@
+//! The registry: every pass name, in one table. The pipeline parser,
+//! `--print-passes` and `docs/passes.md` (checked by a test) read it.
+
+use crate::Pass;
+
+/// One registered pass.
+pub struct PassInfo {
+    /// Kebab-case name used in pipeline text.
+    pub name: &'static str,
+    /// One-line description.
+    pub summary: &'static str,
+    /// Parameters accepted in `name<param;param>`.
+    pub params: &'static [&'static str],
+    /// Whether running it twice changes nothing the second time.
+    pub idempotent: bool,
+    /// Builds an instance with the given parameters (already validated).
+    pub create: fn(&[String]) -> Box<dyn Pass>,
+}
+
+/// All passes, sorted by name.
+pub const PASSES: &[PassInfo] = &[
+    PassInfo {
+        name: "copy-prop",
+        summary: "replace registers copied by a same-class mov with their source",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::copy_prop::CopyProp),
+    },
+    PassInfo {
+        name: "dce",
+        summary: "delete effect-free instructions and block parameters nobody reads",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::dce::Dce),
+    },
+];
+
+/// The entry for `name`.
+pub fn lookup(name: &str) -> Option<&'static PassInfo> {
+    PASSES.iter().find(|p| p.name == name)
+}
+
+/// Every valid name in pipeline text: passes, adaptors and pipelines.
+pub fn all_names() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = PASSES.iter().map(|p| p.name).collect();
+    v.extend([
+        "default<O0>",
+        "default<O1>",
+        "default<O2>",
+        "default<O3>",
+        "function(...)",
+        "module(...)",
+    ]);
+    v
+}
+
+impl std::fmt::Debug for PassInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_are_sorted_unique_kebab_case() {
+        let names: Vec<_> = super::PASSES.iter().map(|p| p.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(names, sorted);
+        for n in names {
+            assert!(
+                n.bytes().all(|c| c.is_ascii_lowercase() || c == b'-'),
+                "{n}"
+            );
+        }
+    }
+}
