@@ -63,8 +63,10 @@ fn assembles(ptxas: &Path, arch: &str, file: &Path) -> Result<(), String> {
 
 fn o2_config() -> ptx_opt::Config {
     let elems = ptx_passes::pipeline::parse("default<O2>").unwrap();
-    let mut c = ptx_opt::Config::default();
-    c.passes = ptx_passes::pipeline::resolve(&elems).unwrap();
+    let mut c = ptx_opt::Config {
+        passes: ptx_passes::pipeline::resolve(&elems).unwrap(),
+        ..Default::default()
+    };
     c.instrumentation.verify_each = true;
     c
 }
