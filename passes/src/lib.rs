@@ -14,10 +14,12 @@
 
 pub mod analysis;
 pub mod copy_prop;
+pub mod cse;
 pub mod dce;
 pub mod manager;
 pub mod pipeline;
 pub mod registry;
+pub mod simplify_cfg;
 
 pub use analysis::AnalysisManager;
 pub use ptx_ir::verify::{verify_function, VerifierError};

@@ -36,14 +36,22 @@ pub const O1: &[&str] = &[
     "copy-prop",
     // Then drop what the copies and the front end left unused.
     "dce",
+    // Dead code gone, some blocks are now empty forwarding blocks.
+    "simplify-cfg",
 ];
 
 /// The `-O2` pipeline.
 pub const O2: &[&str] = &[
-    // Copies left by out-of-SSA in the input hide equal values.
+    // Start from a tidy CFG: unreachable code and jump chains removed.
+    "simplify-cfg",
+    // Copies hide equal values from value numbering.
     "copy-prop",
-    // Everything that only fed the deleted copies is now dead.
+    // Merge recomputations now that operands are canonical.
+    "cse",
+    // Everything that only fed the deleted copies and duplicates is dead.
     "dce",
+    // Blocks emptied by dce become forwarding blocks to bypass.
+    "simplify-cfg",
 ];
 
 /// The `-O3` pipeline (the same as `-O2` until more passes land).
@@ -203,7 +211,7 @@ mod tests {
         assert_eq!(canonical(&r), "function(dce,copy-prop,dce)");
         assert_eq!(
             canonical(&resolve(&parse("default<O2>").unwrap()).unwrap()),
-            "function(copy-prop,dce)"
+            "function(simplify-cfg,copy-prop,cse,dce,simplify-cfg)"
         );
         assert_eq!(resolve(&parse("default<O0>").unwrap()).unwrap().len(), 0);
     }
@@ -212,7 +220,9 @@ mod tests {
     fn rejects_with_the_valid_names() {
         let err = resolve(&parse("dce,frob").unwrap()).unwrap_err();
         assert!(
-            err.starts_with("unknown pass name 'frob'; valid names are: copy-prop, dce"),
+            err.starts_with(
+                "unknown pass name 'frob'; valid names are: copy-prop, cse, dce, simplify-cfg"
+            ),
             "{err}"
         );
         assert!(parse("dce,").is_err());

@@ -27,11 +27,29 @@ pub const PASSES: &[PassInfo] = &[
         create: |_| Box::new(crate::copy_prop::CopyProp),
     },
     PassInfo {
+        name: "cse",
+        summary: "merge an effect-free instruction into an identical one that dominates it",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::cse::Cse),
+    },
+    PassInfo {
         name: "dce",
         summary: "delete effect-free instructions and block parameters nobody reads",
         params: &[],
         idempotent: true,
         create: |_| Box::new(crate::dce::Dce),
+    },
+    PassInfo {
+        name: "simplify-cfg",
+        summary: "delete unreachable blocks, bypass empty ones, merge straight-line chains",
+        params: &["keep-loops"],
+        idempotent: true,
+        create: |p| {
+            Box::new(crate::simplify_cfg::SimplifyCfg {
+                keep_loops: p.iter().any(|x| x == "keep-loops"),
+            })
+        },
     },
 ];
 

@@ -33,7 +33,7 @@ pub struct ValueData {
 }
 
 /// A guard `@p` or `@!p`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Guard {
     /// The predicate value.
     pub pred: Value,

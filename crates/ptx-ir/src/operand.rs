@@ -67,7 +67,7 @@ impl Imm {
 
 /// A memory address `[base+offset]`; texture and surface forms add further
 /// comma-separated elements (`[tex, {%f1, %f2}]`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Address {
     /// Register, symbol or absolute immediate.
     pub base: Operand,
@@ -79,7 +79,7 @@ pub struct Address {
 
 /// One operand of an instruction. Register operands that the instruction
 /// writes hold one of its result values; those it reads hold the value read.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
     /// A register.
     Value(Value),

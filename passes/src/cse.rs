@@ -1,0 +1,192 @@
+//! `cse`: common subexpression elimination by dominator-scoped value
+//! numbering.
+//!
+//! Walking the dominator tree, an instruction without effects whose form,
+//! guard, operands and tied values equal those of an instruction that
+//! dominates it is deleted, and its results are replaced by the earlier
+//! ones. Loads are never merged (a store may lie between them), and neither
+//! is anything with effects or that the IR keeps verbatim.
+//!
+//! Guarantees: preserves the CFG; idempotent.
+//!
+//! ```text
+//! before:                              after:
+//!   mul.lo.s32 %r3, %r1, %r2;            mul.lo.s32 %r3, %r1, %r2;
+//!   mul.lo.s32 %r4, %r1, %r2;            add.s32    %r5, %r3, %r3;
+//!   add.s32    %r5, %r3, %r4;
+//! ```
+
+use crate::{AnalysisManager, Pass, Preserved};
+use ptx_ir::entity::SecondaryMap;
+use ptx_ir::{Block, Function, Guard, Inst, OpId, Opcode, Operand, Value};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// The pass.
+pub struct Cse;
+
+#[derive(PartialEq, Eq, Hash)]
+struct Key {
+    op: OpId,
+    guard: Option<Guard>,
+    operands: SmallVec<[Operand; 3]>,
+    ties: SmallVec<[Value; 1]>,
+}
+
+fn key(f: &Function, i: Inst) -> Option<Key> {
+    let info = f.op(i);
+    if info.side_effects || info.opcode.is_terminator() || info.opcode == Opcode::Ld {
+        return None;
+    }
+    let d = f.inst(i);
+    if d.operands.iter().any(|o| matches!(o, Operand::Pinned(..))) {
+        return None;
+    }
+    // Result slots become placeholders so that only the inputs count.
+    let mut operands = d.operands.clone();
+    for o in &mut operands {
+        o.for_each_value_mut(&mut |v| {
+            if let Some(k) = d.results.iter().position(|r| r == v) {
+                *v = Value::from_u32(u32::MAX - k as u32);
+            }
+        });
+    }
+    Some(Key {
+        op: d.op,
+        guard: d.guard,
+        operands,
+        ties: d.ties.clone(),
+    })
+}
+
+impl Pass for Cse {
+    fn name(&self) -> &'static str {
+        "cse"
+    }
+
+    fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
+        let dt = am.domtree(f);
+        let rpo: Vec<Block> = dt.rpo().to_vec();
+        let mut children: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+        for &b in &rpo {
+            if let Some(d) = dt.idom(b) {
+                children[d].push(b);
+            }
+        }
+        let Some(entry) = f.layout.entry_block() else {
+            return Preserved::All;
+        };
+        let mut table: FxHashMap<Key, Inst> = FxHashMap::default();
+        let mut undo: Vec<Key> = Vec::new();
+        let mut replace: FxHashMap<Value, Value> = FxHashMap::default();
+        let mut dead: Vec<Inst> = Vec::new();
+        enum Step {
+            Enter(Block),
+            Exit(usize),
+        }
+        let mut stack = vec![Step::Enter(entry)];
+        while let Some(s) = stack.pop() {
+            match s {
+                Step::Exit(mark) => {
+                    while undo.len() > mark {
+                        let k = undo.pop().expect("non-empty");
+                        table.remove(&k);
+                    }
+                }
+                Step::Enter(b) => {
+                    stack.push(Step::Exit(undo.len()));
+                    let insts: Vec<Inst> = f.layout.block_insts(b).collect();
+                    for i in insts {
+                        rewrite_uses(f, i, &replace);
+                        let Some(k) = key(f, i) else { continue };
+                        match table.get(&k) {
+                            Some(&prev) => {
+                                for (&r, &p) in f.inst(i).results.iter().zip(&f.inst(prev).results)
+                                {
+                                    replace.insert(r, p);
+                                }
+                                dead.push(i);
+                            }
+                            None => {
+                                let k2 = key(f, i).expect("same key");
+                                table.insert(k, i);
+                                undo.push(k2);
+                            }
+                        }
+                    }
+                    for &c in children[b].iter().rev() {
+                        stack.push(Step::Enter(c));
+                    }
+                }
+            }
+        }
+        if dead.is_empty() {
+            return Preserved::All;
+        }
+        for i in dead {
+            f.layout.remove_inst(i);
+        }
+        // Uses in blocks visited before their replacement was known (branch
+        // arguments of back edges, unreachable blocks).
+        let blocks: Vec<Block> = f.layout.blocks().collect();
+        for b in blocks {
+            for i in f.layout.block_insts(b).collect::<Vec<_>>() {
+                rewrite_uses(f, i, &replace);
+            }
+        }
+        Preserved::Cfg
+    }
+}
+
+fn rewrite_uses(f: &mut Function, i: Inst, replace: &FxHashMap<Value, Value>) {
+    if replace.is_empty() {
+        return;
+    }
+    let d = &mut f.dfg.insts[i];
+    let results = d.results.clone();
+    let map = |v: &mut Value| {
+        if let Some(&n) = replace.get(v) {
+            *v = n;
+        }
+    };
+    if let Some(g) = &mut d.guard {
+        map(&mut g.pred);
+    }
+    for o in &mut d.operands {
+        o.for_each_value_mut(&mut |v| {
+            if !results.contains(v) {
+                map(v)
+            }
+        });
+    }
+    d.ties.iter_mut().for_each(map);
+    for t in &mut d.targets {
+        t.args.iter_mut().for_each(map);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(body: &str) -> String {
+        let full = format!(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
+        let mut m = ptx_parse::parse_module(&full).unwrap();
+        for f in m.functions_mut() {
+            Cse.run(f, &mut AnalysisManager::new());
+            assert!(ptx_ir::verify::verify_function(f).is_empty());
+        }
+        ptx_ir::write::module_to_string(&m)
+    }
+
+    #[test]
+    fn merges_dominated_duplicates_not_loads() {
+        let out = run(".reg .pred %p<2>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
+                       mov.u32 %r1, %tid.x;\nmul.lo.s32 %r2, %r1, 3;\nmul.lo.s32 %r3, %r1, 3;\n\
+                       ld.global.u32 %r4, [%rd1];\nst.global.u32 [%rd1], %r2;\nld.global.u32 %r5, [%rd1];\n\
+                       setp.eq.s32 %p1, %r1, 0;\n@%p1 bra L;\nmul.lo.s32 %r6, %r1, 3;\nst.global.u32 [%rd1], %r6;\n\
+                       L:\nadd.s32 %r7, %r3, %r4;\nadd.s32 %r8, %r7, %r5;\nst.global.u32 [%rd1], %r8;\nret;");
+        assert_eq!(out.matches("mul.lo.s32").count(), 1, "{out}");
+        assert_eq!(out.matches("ld.global.u32").count(), 2, "{out}");
+    }
+}

@@ -1,0 +1,214 @@
+//! `simplify-cfg`: tidy the control-flow graph.
+//!
+//! Repeats until nothing changes:
+//! * blocks unreachable from the entry are deleted;
+//! * a block whose only content is an unconditional jump (no parameters,
+//!   not the entry) is bypassed: its predecessors branch straight to its
+//!   target with its arguments, and it is deleted;
+//! * a block with one successor whose only predecessor it is (and that no
+//!   `.branchtargets` list names) absorbs that successor.
+//!
+//! `simplify-cfg<keep-loops>` does not bypass blocks that are the target of
+//! a back edge's jump (so loop shapes stay as written).
+//!
+//! Guarantees: the function verifies; idempotent.
+//!
+//! ```text
+//! before:                              after:
+//!   bra.uni  L1;                         add.s32  %r2, %r1, 1;
+//! L1:                                    ret;
+//!   add.s32  %r2, %r1, 1;
+//!   ret;
+//! ```
+
+use crate::{AnalysisManager, Pass, Preserved};
+use ptx_ir::{Block, ControlFlowGraph, DominatorTree, Function, Inst, Opcode, Value, ValueDef};
+use rustc_hash::FxHashMap;
+
+/// The pass.
+pub struct SimplifyCfg {
+    /// Keep blocks that loops jump back to.
+    pub keep_loops: bool,
+}
+
+fn is_jump(f: &Function, i: Inst) -> bool {
+    let d = f.inst(i);
+    matches!(f.op(i).opcode, Opcode::Jump | Opcode::Bra)
+        && d.guard.is_none()
+        && d.targets.len() == 1
+}
+
+/// Labels named by `.branchtargets` declarations.
+fn table_labels(f: &Function) -> Vec<String> {
+    f.decls
+        .iter()
+        .filter_map(|d| d.split_once(".branchtargets").map(|(_, l)| l))
+        .flat_map(|l| l.split(',').map(|s| s.trim().to_string()))
+        .collect()
+}
+
+impl Pass for SimplifyCfg {
+    fn name(&self) -> &'static str {
+        "simplify-cfg"
+    }
+
+    fn run(&mut self, f: &mut Function, _am: &mut AnalysisManager) -> Preserved {
+        let mut changed = false;
+        let pinned = table_labels(f);
+        loop {
+            let cfg = ControlFlowGraph::compute(f);
+            let dt = DominatorTree::compute(f, &cfg);
+            let Some(entry) = f.layout.entry_block() else {
+                break;
+            };
+            let blocks: Vec<Block> = f.layout.blocks().collect();
+            // Unreachable blocks.
+            let dead: Vec<Block> = blocks
+                .iter()
+                .copied()
+                .filter(|&b| !dt.is_reachable(b))
+                .collect();
+            if !dead.is_empty() {
+                for b in dead {
+                    f.layout.remove_block(b);
+                }
+                changed = true;
+                continue;
+            }
+            let named = |f: &Function, b: Block| {
+                f.dfg.blocks[b]
+                    .label
+                    .is_some_and(|l| pinned.iter().any(|p| p == f.ops.word(l)))
+            };
+            // Bypass empty forwarding blocks.
+            let mut did = false;
+            for &b in &blocks {
+                if b == entry || !f.dfg.blocks[b].params.is_empty() || named(f, b) {
+                    continue;
+                }
+                let Some(first) = f.layout.first_inst(b) else {
+                    continue;
+                };
+                if f.layout.last_inst(b) != Some(first) || !is_jump(f, first) {
+                    continue;
+                }
+                let target = f.inst(first).targets[0].clone();
+                if target.block == b {
+                    continue;
+                }
+                if self.keep_loops && dt.dominates(target.block, b) {
+                    continue;
+                }
+                let preds: Vec<Block> = cfg.preds(b).to_vec();
+                let brx = preds.iter().any(|&p| {
+                    f.layout
+                        .last_inst(p)
+                        .is_some_and(|t| f.op(t).opcode == Opcode::Brx)
+                });
+                if brx {
+                    continue;
+                }
+                for p in preds {
+                    let t = f.layout.last_inst(p).expect("terminator");
+                    for call in &mut f.dfg.insts[t].targets {
+                        if call.block == b {
+                            *call = target.clone();
+                        }
+                    }
+                }
+                f.layout.remove_block(b);
+                did = true;
+                break;
+            }
+            if did {
+                changed = true;
+                continue;
+            }
+            // Merge a block into its only predecessor.
+            for &b in &blocks {
+                let Some(t) = f.layout.last_inst(b) else {
+                    continue;
+                };
+                if !is_jump(f, t) {
+                    continue;
+                }
+                let s = f.inst(t).targets[0].block;
+                if s == b || s == entry || cfg.preds(s).len() != 1 || named(f, s) {
+                    continue;
+                }
+                // The only edge into `s` must be this jump (not also a
+                // second target of some other branch).
+                let args = f.inst(t).targets[0].args.clone();
+                let params = f.dfg.blocks[s].params.clone();
+                let map: FxHashMap<Value, Value> = params.iter().copied().zip(args).collect();
+                f.layout.remove_inst(t);
+                let moved: Vec<Inst> = f.layout.block_insts(s).collect();
+                for i in moved {
+                    f.layout.remove_inst(i);
+                    f.layout.append_inst(i, b);
+                }
+                f.dfg.blocks[s].params.clear();
+                f.layout.remove_block(s);
+                if !map.is_empty() {
+                    let all: Vec<Block> = f.layout.blocks().collect();
+                    for blk in all {
+                        for i in f.layout.block_insts(blk).collect::<Vec<_>>() {
+                            for (&from, &to) in &map {
+                                f.dfg.replace_uses_in(i, from, to);
+                            }
+                        }
+                    }
+                    for &p in &params {
+                        f.dfg.values[p].def = ValueDef::Undef;
+                    }
+                }
+                did = true;
+                break;
+            }
+            if !did {
+                break;
+            }
+            changed = true;
+        }
+        if changed {
+            Preserved::None
+        } else {
+            Preserved::All
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(body: &str) -> String {
+        let full = format!(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
+        let mut m = ptx_parse::parse_module(&full).unwrap();
+        for f in m.functions_mut() {
+            SimplifyCfg { keep_loops: false }.run(f, &mut AnalysisManager::new());
+            assert!(
+                ptx_ir::verify::verify_function(f).is_empty(),
+                "{:?}",
+                ptx_ir::verify::verify_function(f)
+            );
+        }
+        ptx_ir::write::module_to_string(&m)
+    }
+
+    #[test]
+    fn merges_chains_and_drops_dead_blocks() {
+        let out = run(".reg .b32 %r<4>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nbra.uni L1;\n\
+                       add.s32 %r2, %r1, 5;\nL1:\nadd.s32 %r3, %r1, 1;\nbra.uni L2;\nL2:\nst.global.u32 [%rd1], %r3;\nret;");
+        assert!(!out.contains("bra"), "{out}");
+        assert!(!out.contains(", 5;"), "{out}");
+        assert!(out.contains("st.global.u32"), "{out}");
+    }
+
+    #[test]
+    fn keeps_real_branches() {
+        let out = run(".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n\
+                       setp.eq.s32 %p1, %r1, 0;\n@%p1 bra L1;\nst.global.u32 [%rd1], %r1;\nL1:\nret;");
+        assert!(out.contains("@%p1 bra"), "{out}");
+    }
+}
