@@ -21,6 +21,7 @@ use ptx_ir::entity::SecondaryMap;
 use ptx_ir::{Block, Function, Guard, Inst, OpId, Opcode, Operand, Value};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
 
 /// The pass.
 pub struct Cse;
@@ -76,8 +77,10 @@ impl Pass for Cse {
         let Some(entry) = f.layout.entry_block() else {
             return Preserved::All;
         };
-        let mut table: FxHashMap<Key, Inst> = FxHashMap::default();
-        let mut undo: Vec<Key> = Vec::new();
+        // Keys are hashed once; equal hashes are confirmed by comparing
+        // the keys themselves.
+        let mut table: FxHashMap<u64, SmallVec<[Inst; 1]>> = FxHashMap::default();
+        let mut undo: Vec<u64> = Vec::new();
         let mut replace: FxHashMap<Value, Value> = FxHashMap::default();
         let mut dead: Vec<Inst> = Vec::new();
         enum Step {
@@ -89,8 +92,13 @@ impl Pass for Cse {
             match s {
                 Step::Exit(mark) => {
                     while undo.len() > mark {
-                        let k = undo.pop().expect("non-empty");
-                        table.remove(&k);
+                        let h = undo.pop().expect("non-empty");
+                        if let Some(v) = table.get_mut(&h) {
+                            v.pop();
+                            if v.is_empty() {
+                                table.remove(&h);
+                            }
+                        }
                     }
                 }
                 Step::Enter(b) => {
@@ -99,8 +107,16 @@ impl Pass for Cse {
                     for i in insts {
                         rewrite_uses(f, i, &replace);
                         let Some(k) = key(f, i) else { continue };
-                        match table.get(&k) {
-                            Some(&prev) => {
+                        let h = {
+                            let mut hasher = rustc_hash::FxHasher::default();
+                            k.hash(&mut hasher);
+                            hasher.finish()
+                        };
+                        let prev = table.get(&h).and_then(|c| {
+                            c.iter().copied().find(|&p| key(f, p).as_ref() == Some(&k))
+                        });
+                        match prev {
+                            Some(prev) => {
                                 for (&r, &p) in f.inst(i).results.iter().zip(&f.inst(prev).results)
                                 {
                                     replace.insert(r, p);
@@ -108,9 +124,8 @@ impl Pass for Cse {
                                 dead.push(i);
                             }
                             None => {
-                                let k2 = key(f, i).expect("same key");
-                                table.insert(k, i);
-                                undo.push(k2);
+                                table.entry(h).or_default().push(i);
+                                undo.push(h);
                             }
                         }
                     }

@@ -80,10 +80,16 @@ impl Pass for SimplifyCfg {
                     .label
                     .is_some_and(|l| pinned.iter().any(|p| p == f.ops.word(l)))
             };
-            // Bypass empty forwarding blocks.
+            // Bypass empty forwarding blocks, then merge chains. Blocks whose
+            // predecessors changed this round wait for the next one.
             let mut did = false;
+            let mut dirty: rustc_hash::FxHashSet<Block> = rustc_hash::FxHashSet::default();
             for &b in &blocks {
-                if b == entry || !f.dfg.blocks[b].params.is_empty() || named(f, b) {
+                if b == entry
+                    || dirty.contains(&b)
+                    || !f.dfg.blocks[b].params.is_empty()
+                    || named(f, b)
+                {
                     continue;
                 }
                 let Some(first) = f.layout.first_inst(b) else {
@@ -93,7 +99,7 @@ impl Pass for SimplifyCfg {
                     continue;
                 }
                 let target = f.inst(first).targets[0].clone();
-                if target.block == b {
+                if target.block == b || dirty.contains(&target.block) {
                     continue;
                 }
                 if self.keep_loops && dt.dominates(target.block, b) {
@@ -105,27 +111,29 @@ impl Pass for SimplifyCfg {
                         .last_inst(p)
                         .is_some_and(|t| f.op(t).opcode == Opcode::Brx)
                 });
-                if brx {
+                if brx || preds.iter().any(|p| dirty.contains(p)) {
                     continue;
                 }
-                for p in preds {
+                for &p in &preds {
                     let t = f.layout.last_inst(p).expect("terminator");
                     for call in &mut f.dfg.insts[t].targets {
                         if call.block == b {
                             *call = target.clone();
                         }
                     }
+                    dirty.insert(p);
                 }
+                dirty.insert(target.block);
+                dirty.insert(b);
                 f.layout.remove_block(b);
                 did = true;
-                break;
-            }
-            if did {
-                changed = true;
-                continue;
             }
             // Merge a block into its only predecessor.
+            let mut replaced: FxHashMap<Value, Value> = FxHashMap::default();
             for &b in &blocks {
+                if dirty.contains(&b) || !f.layout.is_block_inserted(b) {
+                    continue;
+                }
                 let Some(t) = f.layout.last_inst(b) else {
                     continue;
                 };
@@ -133,14 +141,19 @@ impl Pass for SimplifyCfg {
                     continue;
                 }
                 let s = f.inst(t).targets[0].block;
-                if s == b || s == entry || cfg.preds(s).len() != 1 || named(f, s) {
+                if s == b
+                    || s == entry
+                    || dirty.contains(&s)
+                    || cfg.preds(s).len() != 1
+                    || named(f, s)
+                {
                     continue;
                 }
-                // The only edge into `s` must be this jump (not also a
-                // second target of some other branch).
                 let args = f.inst(t).targets[0].args.clone();
                 let params = f.dfg.blocks[s].params.clone();
-                let map: FxHashMap<Value, Value> = params.iter().copied().zip(args).collect();
+                for (&p, &a) in params.iter().zip(&args) {
+                    replaced.insert(p, a);
+                }
                 f.layout.remove_inst(t);
                 let moved: Vec<Inst> = f.layout.block_insts(s).collect();
                 for i in moved {
@@ -148,22 +161,52 @@ impl Pass for SimplifyCfg {
                     f.layout.append_inst(i, b);
                 }
                 f.dfg.blocks[s].params.clear();
+                for &p in &params {
+                    f.dfg.values[p].def = ValueDef::Undef;
+                }
+                // The absorbed block's successors now have `b` as predecessor.
+                for &succ in cfg.succs(s) {
+                    dirty.insert(succ);
+                }
+                dirty.insert(b);
+                dirty.insert(s);
                 f.layout.remove_block(s);
-                if !map.is_empty() {
-                    let all: Vec<Block> = f.layout.blocks().collect();
-                    for blk in all {
-                        for i in f.layout.block_insts(blk).collect::<Vec<_>>() {
-                            for (&from, &to) in &map {
-                                f.dfg.replace_uses_in(i, from, to);
-                            }
+                did = true;
+            }
+            if !replaced.is_empty() {
+                // Parameters may stand for other replaced parameters.
+                let resolve = |mut v: Value| {
+                    let mut n = 0;
+                    while let Some(&x) = replaced.get(&v) {
+                        v = x;
+                        n += 1;
+                        if n > replaced.len() {
+                            break;
                         }
                     }
-                    for &p in &params {
-                        f.dfg.values[p].def = ValueDef::Undef;
+                    v
+                };
+                let all: Vec<Block> = f.layout.blocks().collect();
+                for blk in all {
+                    for i in f.layout.block_insts(blk).collect::<Vec<_>>() {
+                        let d = &mut f.dfg.insts[i];
+                        let results = d.results.clone();
+                        if let Some(g) = &mut d.guard {
+                            g.pred = resolve(g.pred);
+                        }
+                        for o in &mut d.operands {
+                            o.for_each_value_mut(&mut |v| {
+                                if !results.contains(v) {
+                                    *v = resolve(*v)
+                                }
+                            });
+                        }
+                        d.ties.iter_mut().for_each(|v| *v = resolve(*v));
+                        for t in &mut d.targets {
+                            t.args.iter_mut().for_each(|v| *v = resolve(*v));
+                        }
                     }
                 }
-                did = true;
-                break;
             }
             if !did {
                 break;

@@ -3,8 +3,8 @@
 //! Builds a PTX module of at least 20 MB from the sm_80 corpus (every copy
 //! of a file gets its global symbols renamed) and writes it to
 //! `target/bench-roundtrip.ptx`. One child process times five runs of the
-//! pipelined and of the sequential path; another runs the pipeline once and
-//! reports its peak RSS (input and output buffers included).
+//! pipelined path, the sequential path and `-O2`; another runs the pipeline
+//! once and reports its peak RSS (input and output buffers included).
 //!
 //! Run: `cargo bench -p ptx-opt --bench roundtrip`
 
@@ -62,14 +62,29 @@ fn memory_child(file: &Path) {
     );
 }
 
+/// One way of running the round trip.
+type Runner = dyn Fn(&[u8]) -> Result<String, ptx_parse::Diagnostic>;
+
 fn time_child(file: &Path) {
     let src = std::fs::read(file).unwrap();
     let mb = src.len() as f64 / 1e6;
     let mut out_len = 0;
-    for (name, run) in [
-        ("pipelined (2 threads)", ptx_opt::process as fn(&[u8]) -> _),
-        ("sequential (1 thread)", ptx_opt::process_sequential),
-    ] {
+    let o2 = |src: &[u8]| -> Result<String, ptx_parse::Diagnostic> {
+        let elems = ptx_passes::pipeline::parse("default<O2>").expect("valid pipeline");
+        let cfg = ptx_opt::Config {
+            passes: ptx_passes::pipeline::resolve(&elems).expect("known passes"),
+            ..Default::default()
+        };
+        ptx_opt::process_with(src, &cfg)
+            .map(|o| o.text)
+            .map_err(|_| ptx_parse::Diagnostic::new(0, "-O2 failed"))
+    };
+    let runs: [(&str, &Runner); 3] = [
+        ("pipelined (2 threads)", &ptx_opt::process),
+        ("sequential (1 thread)", &ptx_opt::process_sequential),
+        ("-O2, pipelined", &o2),
+    ];
+    for (name, run) in runs {
         let mut best = f64::INFINITY;
         let mut total = 0.0;
         for _ in 0..RUNS {
