@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod const_fold;
 pub mod copy_prop;
 pub mod cse;
 pub mod dce;

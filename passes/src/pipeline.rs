@@ -46,6 +46,9 @@ pub const O2: &[&str] = &[
     "simplify-cfg",
     // Copies hide equal values from value numbering.
     "copy-prop",
+    // Fold constants and identities, which can expose more copies' worth
+    // of equal operands.
+    "const-fold",
     // Merge recomputations now that operands are canonical.
     "cse",
     // Everything that only fed the deleted copies and duplicates is dead.
@@ -211,7 +214,7 @@ mod tests {
         assert_eq!(canonical(&r), "function(dce,copy-prop,dce)");
         assert_eq!(
             canonical(&resolve(&parse("default<O2>").unwrap()).unwrap()),
-            "function(simplify-cfg,copy-prop,cse,dce,simplify-cfg)"
+            "function(simplify-cfg,copy-prop,const-fold,cse,dce,simplify-cfg)"
         );
         assert_eq!(resolve(&parse("default<O0>").unwrap()).unwrap().len(), 0);
     }
@@ -221,7 +224,7 @@ mod tests {
         let err = resolve(&parse("dce,frob").unwrap()).unwrap_err();
         assert!(
             err.starts_with(
-                "unknown pass name 'frob'; valid names are: copy-prop, cse, dce, simplify-cfg"
+                "unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, simplify-cfg"
             ),
             "{err}"
         );

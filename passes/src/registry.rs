@@ -20,6 +20,13 @@ pub struct PassInfo {
 /// All passes, sorted by name.
 pub const PASSES: &[PassInfo] = &[
     PassInfo {
+        name: "const-fold",
+        summary: "fold and propagate integer constants, simplify algebraic identities",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::const_fold::ConstFold),
+    },
+    PassInfo {
         name: "copy-prop",
         summary: "replace registers copied by a same-class mov with their source",
         params: &[],

@@ -342,10 +342,11 @@ pub fn operand_type_mismatch(
 ) -> Option<(usize, String)> {
     let info = ops.info(op);
     let ty = info.last_type()?;
+    // `.hi` reads as the comparison operator of the same name.
     let wide = info
         .mods
         .iter()
-        .any(|m| ops.is_word(*m, "wide") || ops.is_word(*m, "hi"));
+        .any(|m| ops.is_word(*m, "wide") || *m == crate::op::Mod::Cmp(crate::op::CmpOp::Hi));
     let same_type_operands: &[usize] = match info.opcode {
         Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max => &[0, 1, 2],
         Opcode::And | Opcode::Or | Opcode::Xor => &[0, 1, 2],
