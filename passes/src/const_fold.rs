@@ -12,6 +12,7 @@
 //! * Identities: `x+0`, `x-0`, `x|0`, `x^0`, `x<<0`, `x>>0`, `x*1`, `x&~0`,
 //!   `x&x`, `x|x`, `min/max(x,x)`, `selp x, x, p` give `x`; `x*0`, `x&0`,
 //!   `x-x`, `x^x` give 0.
+//!
 //! Guarded instructions and floating-point types are left alone.
 //!
 //! Guarantees: preserves the CFG; idempotent (a fixed point is reached).
