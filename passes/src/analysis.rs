@@ -3,6 +3,7 @@
 //! A pass asks for an analysis; it is computed once and kept until a pass
 //! reports that it did not preserve it ([`crate::Preserved`]).
 
+use crate::loops::{LoopInfo, PostDominatorTree};
 use crate::Preserved;
 use ptx_ir::liveness::Liveness;
 use ptx_ir::{ControlFlowGraph, DominatorTree, Function};
@@ -13,6 +14,8 @@ pub struct AnalysisManager {
     cfg: Option<ControlFlowGraph>,
     domtree: Option<DominatorTree>,
     liveness: Option<Liveness>,
+    postdom: Option<PostDominatorTree>,
+    loops: Option<LoopInfo>,
 }
 
 impl AnalysisManager {
@@ -27,7 +30,7 @@ impl AnalysisManager {
         AnalysisManager {
             cfg: Some(ControlFlowGraph::compute(f)),
             domtree: Some(dt),
-            liveness: None,
+            ..Default::default()
         }
     }
 
@@ -52,6 +55,28 @@ impl AnalysisManager {
             self.liveness = Some(Liveness::compute(f, cfg));
         }
         self.liveness.as_ref().expect("just computed")
+    }
+
+    /// The post-dominator tree.
+    pub fn postdomtree(&mut self, f: &Function) -> &PostDominatorTree {
+        if self.postdom.is_none() {
+            let cfg = self.cfg.get_or_insert_with(|| ControlFlowGraph::compute(f));
+            self.postdom = Some(PostDominatorTree::compute(f, cfg));
+        }
+        self.postdom.as_ref().expect("just computed")
+    }
+
+    /// Natural loops.
+    pub fn loops(&mut self, f: &Function) -> &LoopInfo {
+        if self.loops.is_none() {
+            self.domtree(f);
+            let (cfg, dt) = (
+                self.cfg.as_ref().expect("computed"),
+                self.domtree.as_ref().expect("computed"),
+            );
+            self.loops = Some(LoopInfo::compute(f, cfg, dt));
+        }
+        self.loops.as_ref().expect("just computed")
     }
 
     /// Drops what `p` did not preserve.

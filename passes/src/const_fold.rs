@@ -329,6 +329,7 @@ impl Pass for ConstFold {
             if !copies.is_empty() {
                 replace_all(f, &copies);
             }
+            tracing::debug!(target: "const-fold", function = %f.name, folded = copies.len(), changed = round, "round");
             if !round {
                 break;
             }

@@ -47,6 +47,7 @@ impl Pass for CopyProp {
                 }
             }
         }
+        tracing::debug!(target: "copy-prop", function = %f.name, copies = copies.len(), "propagating");
         if copies.is_empty() {
             return Preserved::All;
         }

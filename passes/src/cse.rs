@@ -135,6 +135,7 @@ impl Pass for Cse {
                 }
             }
         }
+        tracing::debug!(target: "cse", function = %f.name, merged = dead.len(), "value numbering");
         if dead.is_empty() {
             return Preserved::All;
         }

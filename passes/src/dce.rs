@@ -123,6 +123,7 @@ impl Pass for Dce {
                 }
             }
         }
+        tracing::debug!(target: "dce", function = %f.name, parameters = dead_params.len(), "removing dead code");
         changed |= !dead_params.is_empty();
         remove_params(f, &blocks, dead_params);
         if changed {

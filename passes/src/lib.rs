@@ -17,6 +17,7 @@ pub mod const_fold;
 pub mod copy_prop;
 pub mod cse;
 pub mod dce;
+pub mod loops;
 pub mod manager;
 pub mod pipeline;
 pub mod registry;

@@ -208,6 +208,7 @@ impl Pass for SimplifyCfg {
                     }
                 }
             }
+            tracing::debug!(target: "simplify-cfg", function = %f.name, changed = did, "round");
             if !did {
                 break;
             }

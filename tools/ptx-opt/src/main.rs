@@ -21,6 +21,7 @@ struct Options {
     target: Option<String>,
     print_passes: bool,
     print_pipeline: bool,
+    debug_only: Vec<String>,
     config: Config,
 }
 
@@ -46,6 +47,7 @@ OPTIONS (one dash or two):
   --debug-pass-manager      log each pass as it runs
   --opt-bisect-limit=<N>    run only the first N pass executions
   --stats                   instruction counts by opcode, before and after
+  -debug-only=<pass,...>    debug output of the named passes (RUST_LOG works too)
   --help, --version
 ";
 
@@ -124,6 +126,9 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "debug-pass-manager" => o.config.instrumentation.debug_pass_manager = true,
             "time-passes" => o.config.time_passes = true,
             "stats" => o.config.stats = true,
+            "debug-only" => o
+                .debug_only
+                .extend(value(name)?.split(',').map(String::from)),
             "opt-bisect-limit" => {
                 let v = value(name)?;
                 let n: i64 = v
@@ -152,6 +157,32 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     Ok(Some(o))
 }
 
+/// Debug output through `tracing`: `-debug-only=dce,cse` (targets are pass
+/// names, as with LLVM's `DEBUG_TYPE`) or any `RUST_LOG` filter.
+fn init_tracing(debug_only: &[String]) {
+    let filter = if !debug_only.is_empty() {
+        debug_only
+            .iter()
+            .map(|n| format!("{n}=debug"))
+            .collect::<Vec<_>>()
+            .join(",")
+    } else if let Ok(env) = std::env::var("RUST_LOG") {
+        env
+    } else {
+        return;
+    };
+    let Ok(filter) = tracing_subscriber::EnvFilter::try_new(&filter) else {
+        eprintln!("ptx-opt: warning: invalid debug filter '{filter}'");
+        return;
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_ansi(false)
+        .try_init();
+}
+
 fn set_input(o: &mut Options, a: &str) -> Result<(), String> {
     if o.input.is_some() {
         return Err(format!("more than one input file given ('{a}')"));
@@ -170,6 +201,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    init_tracing(&opts.debug_only);
     if opts.print_passes {
         println!("Function passes:");
         for p in registry::PASSES {

@@ -231,3 +231,12 @@ fn instrumentation_goes_to_stderr() {
         .unwrap()
         .contains("Pass execution timing report"));
 }
+
+#[test]
+fn debug_only_selects_pass_output() {
+    let out = run_stdin(&["-O2", "-debug-only=dce"], COPIES);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("dce: removing dead code function=k"), "{err}");
+    assert!(!err.contains("cse:"), "{err}");
+}

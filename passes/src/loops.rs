@@ -1,0 +1,171 @@
+//! Post-dominators and natural loops.
+
+use petgraph::algo::dominators::simple_fast;
+use petgraph::graph::{DiGraph, NodeIndex};
+use ptx_ir::entity::{EntityRef, SecondaryMap};
+use ptx_ir::{Block, ControlFlowGraph, DominatorTree, Function};
+
+/// Post-dominator tree: petgraph's dominators of the reversed CFG, rooted
+/// at a virtual exit that every block without successors flows into.
+pub struct PostDominatorTree {
+    ipdom: SecondaryMap<Block, Option<Block>>,
+    reaches_exit: SecondaryMap<Block, bool>,
+    blocks: usize,
+}
+
+impl PostDominatorTree {
+    /// Computes post-dominators of the blocks in the layout.
+    pub fn compute(f: &Function, cfg: &ControlFlowGraph) -> Self {
+        let n = f.dfg.blocks.len();
+        let exit = NodeIndex::new(n);
+        let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n + 1, n * 2);
+        for _ in 0..=n {
+            g.add_node(());
+        }
+        for b in f.layout.blocks() {
+            let succs = cfg.succs(b);
+            if succs.is_empty() {
+                g.add_edge(exit, NodeIndex::new(b.index()), ());
+            }
+            for &s in succs {
+                g.add_edge(NodeIndex::new(s.index()), NodeIndex::new(b.index()), ());
+            }
+        }
+        let doms = simple_fast(&g, exit);
+        let mut ipdom = SecondaryMap::with_default(None);
+        let mut reaches_exit = SecondaryMap::new();
+        for b in f.layout.blocks() {
+            let node = NodeIndex::new(b.index());
+            if let Some(d) = doms.immediate_dominator(node) {
+                reaches_exit[b] = true;
+                if d != exit {
+                    ipdom[b] = Some(Block::new(d.index()));
+                }
+            }
+        }
+        PostDominatorTree {
+            ipdom,
+            reaches_exit,
+            blocks: n,
+        }
+    }
+
+    /// The immediate post-dominator (`None` for blocks that only the exit
+    /// post-dominates, and for blocks that never reach an exit).
+    pub fn ipdom(&self, b: Block) -> Option<Block> {
+        self.ipdom[b]
+    }
+
+    /// Whether `a` post-dominates `b` (every block post-dominates itself).
+    pub fn post_dominates(&self, a: Block, b: Block) -> bool {
+        if !self.reaches_exit[b] {
+            return false;
+        }
+        let mut x = Some(b);
+        let mut steps = 0;
+        while let Some(y) = x {
+            if y == a {
+                return true;
+            }
+            x = self.ipdom[y];
+            steps += 1;
+            if steps > self.blocks {
+                break;
+            }
+        }
+        false
+    }
+}
+
+/// A natural loop: the blocks that reach a back edge's source without
+/// passing its header.
+#[derive(Clone, Debug)]
+pub struct Loop {
+    /// The header (target of the back edges).
+    pub header: Block,
+    /// Every block of the loop, header first.
+    pub blocks: Vec<Block>,
+}
+
+/// The natural loops of a function and each block's nesting depth.
+pub struct LoopInfo {
+    /// Loops, one per header, outermost first for nested headers.
+    pub loops: Vec<Loop>,
+    depth: SecondaryMap<Block, u32>,
+}
+
+impl LoopInfo {
+    /// Finds loops from the back edges (edges to a dominating block).
+    pub fn compute(f: &Function, cfg: &ControlFlowGraph, dt: &DominatorTree) -> Self {
+        let mut loops: Vec<Loop> = Vec::new();
+        for &h in dt.rpo() {
+            let latches: Vec<Block> = cfg
+                .preds(h)
+                .iter()
+                .copied()
+                .filter(|&p| dt.is_reachable(p) && dt.dominates(h, p))
+                .collect();
+            if latches.is_empty() {
+                continue;
+            }
+            let mut inside: SecondaryMap<Block, bool> = SecondaryMap::new();
+            inside[h] = true;
+            let mut blocks = vec![h];
+            let mut work = latches;
+            while let Some(b) = work.pop() {
+                if inside[b] {
+                    continue;
+                }
+                inside[b] = true;
+                blocks.push(b);
+                work.extend(cfg.preds(b).iter().copied().filter(|&p| dt.is_reachable(p)));
+            }
+            loops.push(Loop { header: h, blocks });
+        }
+        let mut depth = SecondaryMap::new();
+        for l in &loops {
+            for &b in &l.blocks {
+                depth[b] += 1;
+            }
+        }
+        let _ = f;
+        LoopInfo { loops, depth }
+    }
+
+    /// How many loops contain `b`.
+    pub fn depth(&self, b: Block) -> u32 {
+        self.depth[b]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_nested_loops_and_post_dominators() {
+        let src = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 n)\n{\n\
+                   .reg .pred %p<3>;\n.reg .b32 %r<5>;\nld.param.u32 %r1, [n];\nmov.u32 %r2, 0;\n\
+                   OUTER:\nmov.u32 %r3, 0;\nINNER:\nadd.s32 %r3, %r3, 1;\nsetp.lt.u32 %p1, %r3, %r1;\n@%p1 bra INNER;\n\
+                   add.s32 %r2, %r2, 1;\nsetp.lt.u32 %p2, %r2, %r1;\n@%p2 bra OUTER;\nret;\n}\n";
+        let m = ptx_parse::parse_module(src).unwrap();
+        let f = m.functions().next().unwrap();
+        let cfg = ControlFlowGraph::compute(f);
+        let dt = DominatorTree::compute(f, &cfg);
+        let li = LoopInfo::compute(f, &cfg, &dt);
+        assert_eq!(li.loops.len(), 2);
+        let label = |b: Block| f.dfg.blocks[b].label.map(|l| f.ops.word(l).to_string());
+        let inner = li
+            .loops
+            .iter()
+            .find(|l| label(l.header).as_deref() == Some("INNER"))
+            .unwrap();
+        assert_eq!(li.depth(inner.header), 2);
+        let entry = f.layout.entry_block().unwrap();
+        assert_eq!(li.depth(entry), 0);
+        let pdt = PostDominatorTree::compute(f, &cfg);
+        let last = f.layout.blocks().last().unwrap();
+        assert!(pdt.post_dominates(last, entry));
+        assert!(!pdt.post_dominates(inner.header, last));
+    }
+}
