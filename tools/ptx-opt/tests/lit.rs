@@ -146,13 +146,38 @@ fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
     Ok(toks)
 }
 
-#[derive(Default, Debug)]
+/// Where a stream goes.
+#[derive(Clone, Debug, PartialEq)]
+enum Dest {
+    /// The next command (or the log, for the last one).
+    Pipe,
+    /// The log of failures.
+    Log,
+    /// A file.
+    File(String),
+}
+
+#[derive(Debug)]
 struct Cmd {
     argv: Vec<String>,
     negate: u32,
-    err_to_out: bool,
-    stdout_to: Option<String>,
+    /// Where stdout and stderr go, after applying redirections left to
+    /// right as the shell does (`2>&1 >f` differs from `>f 2>&1`).
+    out: Dest,
+    err: Dest,
     stdin_from: Option<String>,
+}
+
+impl Default for Cmd {
+    fn default() -> Self {
+        Cmd {
+            argv: Vec::new(),
+            negate: 0,
+            out: Dest::Pipe,
+            err: Dest::Log,
+            stdin_from: None,
+        }
+    }
 }
 
 /// `&&`-separated pipelines of `|`-separated commands.
@@ -164,9 +189,9 @@ fn parse(toks: Vec<Tok>) -> Result<Vec<Vec<Cmd>>, String> {
         match t {
             Tok::Word(w) if cmd.argv.is_empty() && w == "not" => cmd.negate += 1,
             Tok::Word(w) => cmd.argv.push(w),
-            Tok::ErrToOut => cmd.err_to_out = true,
+            Tok::ErrToOut => cmd.err = cmd.out.clone(),
             Tok::Out => match it.next() {
-                Some(Tok::Word(f)) => cmd.stdout_to = Some(f),
+                Some(Tok::Word(f)) => cmd.out = Dest::File(f),
                 _ => return Err("'>' needs a file".into()),
             },
             Tok::In => match it.next() {
@@ -190,6 +215,13 @@ struct Ran {
 }
 
 fn exec(cmd: &Cmd, stdin: Vec<u8>) -> Ran {
+    for d in [&cmd.out, &cmd.err] {
+        if let Dest::File(f) = d {
+            if f != "/dev/null" {
+                let _ = std::fs::write(f, b"");
+            }
+        }
+    }
     let stdin = match &cmd.stdin_from {
         Some(f) => std::fs::read(f).unwrap_or_default(),
         None => stdin,
@@ -242,13 +274,27 @@ fn exec(cmd: &Cmd, stdin: Vec<u8>) -> Ran {
             }
         }
     };
-    if cmd.err_to_out {
-        let mut s = std::mem::take(&mut ran.stdout);
-        s.extend(std::mem::take(&mut ran.stderr));
-        ran.stdout = s;
-    }
-    if let Some(f) = &cmd.stdout_to {
-        let _ = std::fs::write(f, std::mem::take(&mut ran.stdout));
+    // Route both streams.
+    let (out, err) = (
+        std::mem::take(&mut ran.stdout),
+        std::mem::take(&mut ran.stderr),
+    );
+    for (bytes, dest) in [(out, &cmd.out), (err, &cmd.err)] {
+        match dest {
+            Dest::Pipe => ran.stdout.extend(bytes),
+            Dest::Log => ran.stderr.extend(bytes),
+            Dest::File(f) if f == "/dev/null" => {}
+            Dest::File(f) => {
+                use std::io::Write as _;
+                if let Ok(mut h) = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(f)
+                {
+                    let _ = h.write_all(&bytes);
+                }
+            }
+        }
     }
     for _ in 0..cmd.negate {
         ran.status = if ran.status == 0 { 1 } else { 0 };
