@@ -109,7 +109,13 @@ pub struct Parser<'s> {
     ops: ptx_ir::OpTable,
     /// Instruction count of the last function body.
     last_size: usize,
+    /// Nesting of the operand or constant expression being parsed, bounded
+    /// so that no input can exhaust the stack.
+    depth: u32,
 }
+
+/// Deepest operand (`{`, `(`, `[`) or expression nesting accepted.
+const MAX_DEPTH: u32 = 256;
 
 #[derive(PartialEq, Eq, Clone, Copy)]
 enum Header {
@@ -149,6 +155,7 @@ impl<'s> Parser<'s> {
             state: Header::Start,
             ops: ptx_ir::OpTable::new(),
             last_size: 0,
+            depth: 0,
         })
     }
 
@@ -1488,6 +1495,17 @@ impl<'s> Parser<'s> {
     /// One operand. Register operands hold source-register numbers as
     /// values until SSA construction renames them.
     fn operand(&mut self, b: &mut FnBuilder<'s>, in_call: bool) -> Result<Operand, Diagnostic> {
+        self.depth += 1;
+        let r = if self.depth > MAX_DEPTH {
+            self.err(self.tok, "operand nested too deeply")
+        } else {
+            self.operand_inner(b, in_call)
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn operand_inner(&mut self, b: &mut FnBuilder<'s>, in_call: bool) -> Result<Operand, Diagnostic> {
         let t = self.tok;
         match t.kind {
             Tok::Ident => {
@@ -1808,6 +1826,17 @@ impl<'s> Parser<'s> {
     }
 
     fn expr_unary(&mut self) -> Result<i64, Diagnostic> {
+        self.depth += 1;
+        let r = if self.depth > MAX_DEPTH {
+            self.err(self.tok, "constant expression nested too deeply")
+        } else {
+            self.expr_unary_inner()
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_unary_inner(&mut self) -> Result<i64, Diagnostic> {
         let t = self.bump()?;
         match t.kind {
             Tok::Number => {

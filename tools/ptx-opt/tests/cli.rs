@@ -240,3 +240,32 @@ fn debug_only_selects_pass_output() {
     assert!(err.contains("dce: removing dead code function=k"), "{err}");
     assert!(!err.contains("cse:"), "{err}");
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let head = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\n";
+    let cases = [
+        (format!("mov.b32 %r1, {}1{};\n", "(".repeat(100_000), ")".repeat(100_000)), "constant expression nested too deeply"),
+        (format!("mov.b32 %r1, {}1;\n", "-".repeat(100_000)), "constant expression nested too deeply"),
+        (format!("mov.b32 {}%r1{}, 1;\n", "{".repeat(100_000), "}".repeat(100_000)), "operand nested too deeply"),
+        (format!("ld.global.u32 %r1, {}%r1;\n", "[".repeat(100_000)), "operand nested too deeply"),
+    ];
+    for (body, msg) in cases {
+        let src = format!("{head}{body}ret;\n}}\n");
+        let out = run_stdin(&[], &src);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with("<stdin>:7:") && err.contains(msg), "{}", &err[..err.len().min(300)]);
+    }
+}
+
+#[test]
+fn scopes_nest_fifty_thousand_deep() {
+    let src = format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{{\n{}.reg .b32 %r1;\nmov.u32 %r1, 1;\n{}ret;\n}}\n",
+        "{\n".repeat(50_000),
+        "}\n".repeat(50_000)
+    );
+    let out = run_stdin(&[], &src);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
