@@ -2,58 +2,53 @@
 //!
 //! A branch argument is a use at the end of its block; a block parameter is
 //! a definition at the top of its block. Every block in the layout takes
-//! part, reachable or not. Sets are rows of one flat bit matrix (block ×
-//! value), so computing them costs a handful of allocations per function.
+//! part, reachable or not.
+//!
+//! Usual functions use bit matrices (block × value) and a fixed-point
+//! iteration. When blocks × values would be large, sets are lists computed
+//! value by value, walking backwards from each use to the definition, so
+//! the cost is the total length of the live ranges — never blocks × values.
 
 use crate::bitset::{set_bit as set, test_bit as has, BitMatrix as Matrix};
 use crate::entity::{EntityRef, SecondaryMap};
 use crate::function::Function;
-use crate::{Block, ControlFlowGraph};
+use crate::{Block, ControlFlowGraph, Value, ValueDef};
 
-/// Live-in and live-out sets per block, over value indices.
+/// Live-in and live-out sets per block.
 pub struct Liveness {
-    row: SecondaryMap<Block, u32>,
-    live_in: Matrix,
-    live_out: Matrix,
+    repr: Repr,
 }
 
-/// A read-only view of one live set.
-#[derive(Clone, Copy)]
-pub struct LiveSet<'a> {
-    words: &'a [u64],
+enum Repr {
+    /// Bit matrices (block × value), for functions where that is small.
+    Dense {
+        row: SecondaryMap<Block, u32>,
+        live_in: Matrix,
+        live_out: Matrix,
+    },
+    /// A list per block.
+    Sparse {
+        live_in: SecondaryMap<Block, Vec<Value>>,
+        live_out: SecondaryMap<Block, Vec<Value>>,
+    },
 }
 
-impl<'a> LiveSet<'a> {
-    /// Whether value index `i` is in the set.
-    #[inline]
-    pub fn contains(&self, i: usize) -> bool {
-        self.words
-            .get(i / 64)
-            .is_some_and(|w| w & (1 << (i % 64)) != 0)
-    }
-    /// The raw words (bit `i` is value index `i`).
-    pub fn words(&self) -> &'a [u64] {
-        self.words
-    }
-    /// Elements in increasing order.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + 'a {
-        self.words.iter().enumerate().flat_map(|(wi, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let t = w.trailing_zeros() as usize;
-                w &= w - 1;
-                Some(wi * 64 + t)
-            })
-        })
-    }
-}
+/// Largest blocks × values handled with dense bit matrices (512 KiB each).
+const DENSE_LIMIT: usize = 1 << 22;
 
 impl Liveness {
-    /// Computes liveness by backward iteration to a fixed point.
+    /// Computes liveness: with bit matrices and a fixed-point iteration for
+    /// usual functions, value by value from the uses for large ones.
     pub fn compute(func: &Function, cfg: &ControlFlowGraph) -> Self {
+        let blocks = func.layout.blocks().count();
+        if blocks.saturating_mul(func.dfg.values.len()) <= DENSE_LIMIT {
+            Self::compute_dense(func, cfg)
+        } else {
+            Self::compute_sparse(func, cfg)
+        }
+    }
+
+    fn compute_dense(func: &Function, cfg: &ControlFlowGraph) -> Self {
         let nv = func.dfg.values.len();
         let blocks: Vec<Block> = func.layout.blocks().collect();
         let mut row = SecondaryMap::with_default(u32::MAX);
@@ -119,28 +114,106 @@ impl Liveness {
             }
         }
         Liveness {
-            row,
-            live_in,
-            live_out,
-        }
-    }
-
-    fn view<'a>(&'a self, m: &'a Matrix, b: Block) -> LiveSet<'a> {
-        match self.row[b] {
-            u32::MAX => LiveSet { words: &[] },
-            r => LiveSet {
-                words: m.row(r as usize),
+            repr: Repr::Dense {
+                row,
+                live_in,
+                live_out,
             },
         }
     }
 
-    /// Values live on entry to `b` (not counting its parameters).
-    pub fn live_in(&self, b: Block) -> LiveSet<'_> {
-        self.view(&self.live_in, b)
+    /// Propagates each value backwards from its uses to its definition.
+    fn compute_sparse(func: &Function, cfg: &ControlFlowGraph) -> Self {
+        let dfg = &func.dfg;
+        // Where each value is defined and where it is used (upward-exposed:
+        // a use in the defining block after the definition does not count).
+        let mut def_block: SecondaryMap<Value, Option<Block>> =
+            SecondaryMap::with_capacity(dfg.values.len(), None);
+        let mut uses: Vec<(Value, Block)> = Vec::new();
+        for b in func.layout.blocks() {
+            for &p in &dfg.blocks[b].params {
+                def_block[p] = Some(b);
+            }
+            for i in func.layout.block_insts(b) {
+                let d = &dfg.insts[i];
+                d.for_each_use(|v| {
+                    if def_block[v] != Some(b) {
+                        uses.push((v, b));
+                    }
+                });
+                for &r in &d.results {
+                    def_block[r] = Some(b);
+                }
+            }
+        }
+        let mut live_in: SecondaryMap<Block, Vec<Value>> = SecondaryMap::new();
+        let mut live_out: SecondaryMap<Block, Vec<Value>> = SecondaryMap::new();
+        // Per-block stamps (value index + 1) so each value marks a block once.
+        let mut in_stamp: SecondaryMap<Block, u32> = SecondaryMap::new();
+        let mut out_stamp: SecondaryMap<Block, u32> = SecondaryMap::new();
+        uses.sort_unstable_by_key(|&(v, b)| (v.as_u32(), b.as_u32()));
+        uses.dedup();
+        let mut work: Vec<Block> = Vec::new();
+        let mut k = 0;
+        while k < uses.len() {
+            let v = uses[k].0;
+            let stamp = v.as_u32() + 1;
+            let def = def_block[v];
+            let undef = matches!(dfg.values[v].def, ValueDef::Undef);
+            work.clear();
+            while k < uses.len() && uses[k].0 == v {
+                let b = uses[k].1;
+                if in_stamp[b] != stamp {
+                    in_stamp[b] = stamp;
+                    live_in[b].push(v);
+                    work.push(b);
+                }
+                k += 1;
+            }
+            while let Some(b) = work.pop() {
+                for &p in cfg.preds(b) {
+                    if out_stamp[p] != stamp {
+                        out_stamp[p] = stamp;
+                        live_out[p].push(v);
+                    }
+                    // The definition stops the walk (undefined values have
+                    // none and are live back to the entry).
+                    if (undef || def != Some(p)) && in_stamp[p] != stamp {
+                        in_stamp[p] = stamp;
+                        live_in[p].push(v);
+                        work.push(p);
+                    }
+                }
+            }
+        }
+        Liveness {
+            repr: Repr::Sparse { live_in, live_out },
+        }
     }
 
-    /// Values live on exit from `b`.
-    pub fn live_out(&self, b: Block) -> LiveSet<'_> {
-        self.view(&self.live_out, b)
+    /// Calls `f` on every value live on entry to `b` (not counting its
+    /// parameters).
+    pub fn for_each_live_in(&self, b: Block, f: impl FnMut(Value)) {
+        match &self.repr {
+            Repr::Dense { row, live_in, .. } => each_bit(live_in, row[b], f),
+            Repr::Sparse { live_in, .. } => live_in[b].iter().copied().for_each(f),
+        }
+    }
+
+    /// Calls `f` on every value live on exit from `b`.
+    pub fn for_each_live_out(&self, b: Block, f: impl FnMut(Value)) {
+        match &self.repr {
+            Repr::Dense { row, live_out, .. } => each_bit(live_out, row[b], f),
+            Repr::Sparse { live_out, .. } => live_out[b].iter().copied().for_each(f),
+        }
+    }
+}
+
+fn each_bit(m: &Matrix, row: u32, mut f: impl FnMut(Value)) {
+    if row == u32::MAX {
+        return;
+    }
+    for i in crate::bitset::iter_bits(m.row(row as usize)) {
+        f(Value::new(i));
     }
 }

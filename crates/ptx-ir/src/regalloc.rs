@@ -226,12 +226,18 @@ fn check_groups(
     let is_undef = |v: Value| matches!(dfg.values[v].def, crate::dfg::ValueDef::Undef);
     let mut count: Vec<u32> = vec![0; conflict.len()];
     let mut set = BitSet::new(dfg.values.len());
+    let mut members: Vec<Value> = Vec::new();
     let mut touched: Vec<u32> = Vec::new();
     for &b in blocks {
-        set.copy_from_words(live.live_out(b).words());
-        for v in set.iter() {
-            let g = group[Value::new(v)];
-            if g == NO_GROUP || is_undef(Value::new(v)) {
+        // `set` is empty here; fill it with the block's live-out values.
+        live.for_each_live_out(b, |v| {
+            if set.insert(v.index()) {
+                members.push(v);
+            }
+        });
+        for &v in &members {
+            let g = group[v];
+            if g == NO_GROUP || is_undef(v) {
                 continue;
             }
             count[g as usize] += 1;
@@ -255,6 +261,7 @@ fn check_groups(
             }
             d.for_each_use(|v| {
                 if !is_undef(v) && set.insert(v.index()) {
+                    members.push(v);
                     let g = group[v] as usize;
                     count[g] += 1;
                     touched.push(g as u32);
@@ -278,6 +285,10 @@ fn check_groups(
             count[g as usize] = 0;
         }
         touched.clear();
+        // Empty the set for the next block, touching only what was added.
+        for v in members.drain(..) {
+            set.remove(v.index());
+        }
     }
 }
 

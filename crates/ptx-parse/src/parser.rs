@@ -1505,7 +1505,11 @@ impl<'s> Parser<'s> {
         r
     }
 
-    fn operand_inner(&mut self, b: &mut FnBuilder<'s>, in_call: bool) -> Result<Operand, Diagnostic> {
+    fn operand_inner(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        in_call: bool,
+    ) -> Result<Operand, Diagnostic> {
         let t = self.tok;
         match t.kind {
             Tok::Ident => {

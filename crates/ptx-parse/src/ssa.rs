@@ -26,6 +26,10 @@ use ptx_ir::{
 };
 use smallvec::SmallVec;
 
+/// Largest blocks × variables handled with dense bit matrices (512 KiB);
+/// above it, liveness is computed sparsely, variable by variable.
+const DENSE_LIMIT: usize = 1 << 22;
+
 /// A source register (before SSA).
 #[derive(Clone, Copy, Debug)]
 pub struct Var {
@@ -114,14 +118,173 @@ pub fn build(f: &mut Function, vars: &[Var]) -> DominatorTree {
     let blocks: Vec<Block> = f.layout.blocks().collect();
     // A single block needs no parameters: skip liveness and placement.
     let param_vars = if blocks.len() > 1 {
-        let (live_in, kill, row) = var_liveness(f, vars.len(), &blocks, &cfg);
         let df = dominance_frontiers(&dt, &cfg);
-        place_params(vars.len(), &dt, &df, &live_in, &kill, &row)
+        if blocks.len().saturating_mul(vars.len()) <= DENSE_LIMIT {
+            let (live_in, kill, row) = var_liveness(f, vars.len(), &blocks, &cfg);
+            place_params_dense(vars.len(), &dt, &df, &live_in, &kill, &row)
+        } else {
+            place_params(f, vars.len(), &blocks, &cfg, &dt, &df)
+        }
     } else {
         SecondaryMap::new()
     };
     rename(f, vars, &blocks, &dt, &param_vars);
     dt
+}
+
+/// Dominance frontiers of the reachable blocks (Cooper, Harvey, Kennedy).
+#[inline(never)]
+fn dominance_frontiers(
+    dt: &DominatorTree,
+    cfg: &ControlFlowGraph,
+) -> SecondaryMap<Block, SmallVec<[Block; 2]>> {
+    let mut df: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
+    for &b in dt.rpo() {
+        let preds = cfg.preds(b);
+        if preds.len() < 2 {
+            continue;
+        }
+        let Some(idom) = dt.idom(b) else { continue };
+        for &p in preds {
+            if !dt.is_reachable(p) {
+                continue;
+            }
+            let mut r = p;
+            while r != idom {
+                if !df[r].contains(&b) {
+                    df[r].push(b);
+                }
+                match dt.idom(r) {
+                    Some(x) => r = x,
+                    None => break,
+                }
+            }
+        }
+    }
+    df
+}
+
+/// For each block, the variables it gets a parameter for: the iterated
+/// dominance frontier of each variable's writes, where it is live.
+///
+/// Liveness is computed variable by variable, walking backwards from the
+/// blocks that read it before writing it, so the cost follows the live
+/// ranges, never blocks × variables.
+#[inline(never)]
+fn place_params(
+    f: &mut Function,
+    nvars: usize,
+    blocks: &[Block],
+    cfg: &ControlFlowGraph,
+    dt: &DominatorTree,
+    df: &SecondaryMap<Block, SmallVec<[Block; 2]>>,
+) -> SecondaryMap<Block, SmallVec<[u32; 2]>> {
+    // (variable, block) pairs: upward-exposed reads and writes.
+    let mut reads: Vec<(u32, Block)> = Vec::new();
+    let mut writes: Vec<(u32, Block)> = Vec::new();
+    let mut killed: Vec<u32> = vec![0; nvars];
+    let mut read_seen: Vec<u32> = vec![0; nvars];
+    for (k, &b) in blocks.iter().enumerate() {
+        let stamp = k as u32 + 1;
+        for i in f.layout.block_insts(b) {
+            let shape = f.ops.info(f.dfg.insts[i].op).shape;
+            let d = &mut f.dfg.insts[i];
+            let guarded = d.guard.is_some();
+            let mut read = |x: usize, reads: &mut Vec<(u32, Block)>| {
+                if killed[x] != stamp && read_seen[x] != stamp {
+                    read_seen[x] = stamp;
+                    reads.push((x as u32, b));
+                }
+            };
+            if let Some(gd) = d.guard {
+                read(gd.pred.index(), &mut reads);
+            }
+            let mut defs: SmallVec<[usize; 4]> = SmallVec::new();
+            visit_slots(shape, &mut d.operands, &mut |v, s| {
+                let x = v.index();
+                if s != Slot::Def || guarded {
+                    read(x, &mut reads);
+                }
+                if s != Slot::Use {
+                    defs.push(x);
+                }
+            });
+            for x in defs {
+                if killed[x] != stamp {
+                    killed[x] = stamp;
+                    writes.push((x as u32, b));
+                }
+            }
+        }
+    }
+    reads.sort_unstable_by_key(|&(x, b)| (x, b.as_u32()));
+    writes.sort_unstable_by_key(|&(x, b)| (x, b.as_u32()));
+    let mut param_vars: SecondaryMap<Block, SmallVec<[u32; 2]>> = SecondaryMap::new();
+    // Per-variable marks (variable number + 1) on blocks.
+    let mut defines: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut live: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut queued: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut placed: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut work: Vec<Block> = Vec::new();
+    let (mut r, mut w) = (0, 0);
+    while w < writes.len() {
+        let x = writes[w].0;
+        let mark = x + 1;
+        let defs_start = w;
+        while w < writes.len() && writes[w].0 == x {
+            defines[writes[w].1] = mark;
+            w += 1;
+        }
+        // Live-in blocks of x. A variable never read before being written
+        // in some block is live into none, and needs no parameter.
+        while r < reads.len() && reads[r].0 < x {
+            r += 1;
+        }
+        if r >= reads.len() || reads[r].0 != x {
+            continue;
+        }
+        work.clear();
+        while r < reads.len() && reads[r].0 == x {
+            let b = reads[r].1;
+            if live[b] != mark {
+                live[b] = mark;
+                work.push(b);
+            }
+            r += 1;
+        }
+        while let Some(b) = work.pop() {
+            for &p in cfg.preds(b) {
+                if defines[p] != mark && live[p] != mark {
+                    live[p] = mark;
+                    work.push(p);
+                }
+            }
+        }
+        // Parameters at the iterated dominance frontier where x is live.
+        work.clear();
+        for &(_, b) in &writes[defs_start..w] {
+            if dt.is_reachable(b) {
+                queued[b] = mark;
+                work.push(b);
+            }
+        }
+        while let Some(b) = work.pop() {
+            for &y in df[b].iter() {
+                if placed[y] == mark {
+                    continue;
+                }
+                placed[y] = mark;
+                if live[y] == mark {
+                    param_vars[y].push(x);
+                }
+                if queued[y] != mark {
+                    queued[y] = mark;
+                    work.push(y);
+                }
+            }
+        }
+    }
+    param_vars
 }
 
 /// Variables live into each block (rows in layout order), the variables
@@ -197,42 +360,10 @@ fn var_liveness(
     (live_in, kill, row)
 }
 
-/// Dominance frontiers of the reachable blocks (Cooper, Harvey, Kennedy).
+/// [`place_params`] over dense bit matrices: faster for the usual small
+/// functions, used when blocks × variables stays small.
 #[inline(never)]
-fn dominance_frontiers(
-    dt: &DominatorTree,
-    cfg: &ControlFlowGraph,
-) -> SecondaryMap<Block, SmallVec<[Block; 2]>> {
-    let mut df: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
-    for &b in dt.rpo() {
-        let preds = cfg.preds(b);
-        if preds.len() < 2 {
-            continue;
-        }
-        let Some(idom) = dt.idom(b) else { continue };
-        for &p in preds {
-            if !dt.is_reachable(p) {
-                continue;
-            }
-            let mut r = p;
-            while r != idom {
-                if !df[r].contains(&b) {
-                    df[r].push(b);
-                }
-                match dt.idom(r) {
-                    Some(x) => r = x,
-                    None => break,
-                }
-            }
-        }
-    }
-    df
-}
-
-/// For each block, the variables it gets a parameter for: the iterated
-/// dominance frontier of each variable's writes, where it is live.
-#[inline(never)]
-fn place_params(
+fn place_params_dense(
     nvars: usize,
     dt: &DominatorTree,
     df: &SecondaryMap<Block, SmallVec<[Block; 2]>>,
@@ -253,8 +384,15 @@ fn place_params(
     let mut queued: SecondaryMap<Block, u32> = SecondaryMap::new();
     let mut placed: SecondaryMap<Block, u32> = SecondaryMap::new();
     let mut work: Vec<Block> = Vec::new();
+    // Variables live into some block; the others need no parameter.
+    let mut live_somewhere = vec![0u64; live_in.row_words()];
+    for &b in dt.rpo() {
+        for (a, w) in live_somewhere.iter_mut().zip(live_in.row(row[b] as usize)) {
+            *a |= w;
+        }
+    }
     for (x, defs) in def_blocks.iter().enumerate() {
-        if defs.is_empty() {
+        if defs.is_empty() || !test_bit(&live_somewhere, x) {
             continue;
         }
         let mark = x as u32 + 1;

@@ -243,19 +243,44 @@ fn debug_only_selects_pass_output() {
 
 #[test]
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
-    let head = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\n";
+    let head =
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\n";
     let cases = [
-        (format!("mov.b32 %r1, {}1{};\n", "(".repeat(100_000), ")".repeat(100_000)), "constant expression nested too deeply"),
-        (format!("mov.b32 %r1, {}1;\n", "-".repeat(100_000)), "constant expression nested too deeply"),
-        (format!("mov.b32 {}%r1{}, 1;\n", "{".repeat(100_000), "}".repeat(100_000)), "operand nested too deeply"),
-        (format!("ld.global.u32 %r1, {}%r1;\n", "[".repeat(100_000)), "operand nested too deeply"),
+        (
+            format!(
+                "mov.b32 %r1, {}1{};\n",
+                "(".repeat(100_000),
+                ")".repeat(100_000)
+            ),
+            "constant expression nested too deeply",
+        ),
+        (
+            format!("mov.b32 %r1, {}1;\n", "-".repeat(100_000)),
+            "constant expression nested too deeply",
+        ),
+        (
+            format!(
+                "mov.b32 {}%r1{}, 1;\n",
+                "{".repeat(100_000),
+                "}".repeat(100_000)
+            ),
+            "operand nested too deeply",
+        ),
+        (
+            format!("ld.global.u32 %r1, {}%r1;\n", "[".repeat(100_000)),
+            "operand nested too deeply",
+        ),
     ];
     for (body, msg) in cases {
         let src = format!("{head}{body}ret;\n}}\n");
         let out = run_stdin(&[], &src);
         assert_eq!(out.status.code(), Some(1));
         let err = String::from_utf8(out.stderr).unwrap();
-        assert!(err.starts_with("<stdin>:7:") && err.contains(msg), "{}", &err[..err.len().min(300)]);
+        assert!(
+            err.starts_with("<stdin>:7:") && err.contains(msg),
+            "{}",
+            &err[..err.len().min(300)]
+        );
     }
 }
 
@@ -267,5 +292,43 @@ fn scopes_nest_fifty_thousand_deep() {
         "}\n".repeat(50_000)
     );
     let out = run_stdin(&[], &src);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn many_blocks_take_the_sparse_liveness_path() {
+    // 10,000 blocks × 10,000 registers (and more values): past the
+    // dense-matrix limits of SSA construction and out-of-SSA liveness, so
+    // the sparse paths run.
+    let n = 10_000;
+    let mut body = String::new();
+    for i in 0..n {
+        // A register per block, and %r3 carried around every edge.
+        body.push_str(&format!(
+            "L{i}:\nadd.s32 %r{}, %r3, {i};\nadd.s32 %r3, %r{}, 1;\nsetp.eq.s32 %p1, %r3, 0;\n@%p1 bra L{};\n",
+            i + 4,
+            i + 4,
+            (i * 7919) % n
+        ));
+    }
+    let src = format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+         .reg .b32 %r<{}>;\n.reg .pred %p<2>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nmov.u32 %r3, 0;\n{body}\
+         st.global.u32 [%rd1], %r3;\nret;\n}}\n",
+        n + 4
+    );
+    let out = run_stdin(&["-O2"], &src);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Printing kept every branch and no copy was needed.
+    assert_eq!(text.matches("@%p1 bra").count(), n);
+    assert!(!text.contains("mov.b32"), "unexpected copies");
 }
