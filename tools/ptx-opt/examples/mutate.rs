@@ -1,7 +1,8 @@
 //! A small mutation fuzzer: mutates corpus files (byte flips, deletions,
 //! duplications, splices, truncations) and runs the whole round trip on
 //! each, reporting any panic with the input that caused it. Accepted inputs
-//! must also print idempotently.
+//! must also print idempotently and go through `-O2` with the verifier on
+//! after every pass.
 //!
 //! `cargo run --release -p ptx-opt --example mutate -- ITERATIONS [SEED]`
 
@@ -32,6 +33,12 @@ fn main() {
         seed
     };
     std::panic::set_hook(Box::new(|_| {}));
+    let mut o2 = ptx_opt::Config {
+        passes: ptx_passes::pipeline::resolve(&ptx_passes::pipeline::parse("default<O2>").unwrap())
+            .unwrap(),
+        ..Default::default()
+    };
+    o2.instrumentation.verify_each = true;
     let (mut ok, mut errs, mut panics) = (0u64, 0u64, 0u64);
     for _ in 0..iters {
         let mut v = inputs[(next() as usize) % inputs.len()].clone();
@@ -83,13 +90,18 @@ fn main() {
                 }
             }
         }
-        let run = std::panic::catch_unwind(|| {
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let out = ptx_opt::process(&v)?;
             // Whatever is accepted prints idempotently.
             let again = ptx_opt::process(out.as_bytes()).expect("printed output must parse");
             assert_eq!(out, again, "printing is not idempotent");
+            // -O2 with the verifier after every pass, and its output parses.
+            let o2 = ptx_opt::process_with(&v, &o2)
+                .map_err(|_| ())
+                .expect("-O2 must succeed where parsing did");
+            ptx_opt::process(o2.text.as_bytes()).expect("-O2 output must parse");
             Ok::<_, ptx_parse::Diagnostic>(())
-        });
+        }));
         match run {
             Ok(Ok(())) => ok += 1,
             Ok(Err(_)) => errs += 1,
