@@ -134,9 +134,14 @@ pub fn assign(func: &Function) -> Assignment {
     }
 
     if !order.is_empty() {
-        let cfg = ControlFlowGraph::compute(func);
-        let live = Liveness::compute(func, &cfg);
-        check_groups(func, &blocks, &live, &group, &mut conflict);
+        // A lone block without successors has nothing live out of it.
+        let single = blocks.len() == 1
+            && func
+                .layout
+                .last_inst(blocks[0])
+                .is_none_or(|t| dfg.insts[t].targets.is_empty());
+        let live = (!single).then(|| Liveness::compute(func, &ControlFlowGraph::compute(func)));
+        check_groups(func, &blocks, live.as_ref(), &group, &mut conflict);
     }
 
     // Number registers in print order.
@@ -218,7 +223,7 @@ pub fn assign(func: &Function) -> Assignment {
 fn check_groups(
     func: &Function,
     blocks: &[Block],
-    live: &Liveness,
+    live: Option<&Liveness>,
     group: &SecondaryMap<Value, u32>,
     conflict: &mut [bool],
 ) {
@@ -230,11 +235,13 @@ fn check_groups(
     let mut touched: Vec<u32> = Vec::new();
     for &b in blocks {
         // `set` is empty here; fill it with the block's live-out values.
-        live.for_each_live_out(b, |v| {
-            if set.insert(v.index()) {
-                members.push(v);
-            }
-        });
+        if let Some(live) = live {
+            live.for_each_live_out(b, |v| {
+                if set.insert(v.index()) {
+                    members.push(v);
+                }
+            });
+        }
         for &v in &members {
             let g = group[v];
             if g == NO_GROUP || is_undef(v) {
