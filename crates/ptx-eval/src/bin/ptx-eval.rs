@@ -1,0 +1,78 @@
+//! `ptx-eval FILE.ptx --case CASE.json [--fuel N]`: runs a kernel on the
+//! case's buffers and prints the result JSON (see `ptx_eval::case`).
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: ptx-eval FILE.ptx --case CASE.json [--fuel N]";
+
+fn main() -> ExitCode {
+    match real_main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if e.contains(": error: ") {
+                eprintln!("{e}");
+            } else {
+                eprintln!("ptx-eval: error: {e}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn real_main() -> Result<(), String> {
+    let mut file = None;
+    let mut case = None;
+    let mut fuel = ptx_eval::case::DEFAULT_FUEL;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f.to_string(), Some(v.to_string())),
+            _ => (a.clone(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match flag.as_str() {
+            "--case" | "-case" => case = Some(value("--case")?),
+            "--fuel" | "-fuel" => {
+                fuel = value("--fuel")?
+                    .parse()
+                    .map_err(|_| "--fuel takes a step count".to_string())?
+            }
+            "-h" | "--help" | "-help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            f if f.starts_with('-') && f != "-" => {
+                return Err(format!("unknown option '{f}'\n{USAGE}"))
+            }
+            _ if file.is_none() => file = Some(a),
+            _ => return Err(format!("more than one input file\n{USAGE}")),
+        }
+    }
+    let (Some(file), Some(case)) = (file, case) else {
+        return Err(USAGE.to_string());
+    };
+    let src = std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?;
+    let module =
+        ptx_parse::parse_bytes(&src).map_err(|d| d.render(&file, &src).trim_end().to_string())?;
+    let case_text = std::fs::read_to_string(&case).map_err(|e| format!("{case}: {e}"))?;
+    let out =
+        ptx_eval::case::run_case(&module, &case_text, fuel).map_err(|e| locate(&e, &file, &src))?;
+    println!("{out}");
+    Ok(())
+}
+
+/// Turns an `@OFFSET: message` error into `file:line:col: message`.
+fn locate(e: &str, file: &str, src: &[u8]) -> String {
+    if let Some((pos, msg)) = e.strip_prefix('@').and_then(|r| r.split_once(": ")) {
+        if let Ok(pos) = pos.parse::<usize>() {
+            let d = ptx_parse::Diagnostic::new(pos, msg);
+            return d.render(file, src).trim_end().to_string();
+        }
+    }
+    e.to_string()
+}

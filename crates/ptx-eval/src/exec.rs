@@ -1,0 +1,1422 @@
+//! The interpreter proper.
+
+use crate::memory::{read_flat, write_flat, Global, LOCAL_BASE, PARAM_BASE, SHARED_BASE};
+use ptx_ir::entity::SecondaryMap;
+use ptx_ir::{
+    Block, BoolOp, CmpOp, ControlFlowGraph, Function, Imm, ImmKind, Inst, Item, Mod, Module,
+    Opcode, Operand, Space, Type,
+};
+use ptx_passes::loops::PostDominatorTree;
+use rustc_hash::FxHashMap;
+
+/// An evaluation error, at a source position when it concerns an
+/// instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalError {
+    /// Byte offset of the instruction in its source (`u32::MAX`: none).
+    pub pos: u32,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl EvalError {
+    fn new(pos: u32, message: impl Into<String>) -> Self {
+        EvalError {
+            pos,
+            message: message.into(),
+        }
+    }
+}
+
+/// Grid and CTA shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Launch {
+    /// CTAs per dimension.
+    pub grid: [u32; 3],
+    /// Threads per CTA per dimension.
+    pub block: [u32; 3],
+}
+
+/// Global memory and the step budget, kept across launches.
+pub struct Machine {
+    /// Global memory.
+    pub global: Global,
+    /// Addresses of module variables (`.global`, `.const`) by name.
+    pub symbols: FxHashMap<String, u64>,
+    /// Thread-instructions left before the run is stopped.
+    pub fuel: u64,
+}
+
+impl Machine {
+    /// A machine with `fuel` thread-instructions of budget.
+    pub fn new(fuel: u64) -> Self {
+        Machine {
+            global: Global::new(),
+            symbols: FxHashMap::default(),
+            fuel,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Thread-instructions executed.
+    pub steps: u64,
+}
+
+/// Type, size and alignment of a declaration text (`.param .align 8 .b8
+/// x[16]`, `.shared .u32 s[4]`).
+fn decl_layout(text: &str) -> (u64, u64) {
+    let mut elem = 4u64;
+    let mut align = 0u64;
+    let mut count = 1u64;
+    let mut toks = text.split_whitespace().peekable();
+    while let Some(t) = toks.next() {
+        if t == ".align" {
+            align = toks.next().and_then(|a| a.parse().ok()).unwrap_or(0);
+        } else if let Some(ty) = t.strip_prefix('.').and_then(Type::from_name) {
+            elem = (ty.bits() as u64).div_ceil(8).max(1);
+        } else if let Some(n) = t.strip_prefix(".v") {
+            // Vector variables: `.v2 .f32 x`.
+            count *= n.parse::<u64>().unwrap_or(1);
+        }
+        for dim in t.split('[').skip(1) {
+            let n = dim.trim_end_matches([']', ';', '=']).trim();
+            count *= n.parse::<u64>().unwrap_or(if n.is_empty() { 0 } else { 1 });
+        }
+    }
+    (elem * count, if align == 0 { elem } else { align })
+}
+
+/// The name declared by a declaration text: the identifier after the types.
+fn decl_name(text: &str) -> Option<&str> {
+    let head = text.split('=').next()?;
+    head.split_whitespace()
+        .filter(|t| !t.starts_with('.') && t.parse::<u64>().is_err())
+        .map(|t| t.split('[').next().unwrap_or(t))
+        .next_back()
+}
+
+/// Offset and size of each kernel parameter in the param block, in
+/// declaration order with each parameter at its natural (or `.align`)
+/// alignment, as the CUDA driver lays them out.
+pub fn param_layout(f: &Function) -> Vec<(u64, u64)> {
+    let mut off = 0u64;
+    let mut out = Vec::new();
+    for p in f.params.iter().flatten() {
+        let (size, align) = decl_layout(&p.text);
+        off = off.div_ceil(align.max(1)) * align.max(1);
+        out.push((off, size));
+        off += size.max(1);
+    }
+    out
+}
+
+/// Lays out declarations: name → offset; returns the total size.
+fn layout<'a>(decls: impl Iterator<Item = &'a str>, out: &mut FxHashMap<String, u64>) -> u64 {
+    let mut off = 0u64;
+    for d in decls {
+        let (size, align) = decl_layout(d);
+        off = off.div_ceil(align.max(1)) * align.max(1);
+        if let Some(n) = decl_name(d) {
+            out.insert(n.to_string(), off);
+        }
+        off += size.max(1);
+    }
+    off
+}
+
+/// Allocates module variables in global memory, with integer initializers.
+fn place_module_vars(module: &Module, m: &mut Machine) {
+    for item in &module.items {
+        let Item::Var(v) = item else { continue };
+        let t = &*v.text;
+        let space = t
+            .split_whitespace()
+            .find(|w| matches!(*w, ".global" | ".const"));
+        if space.is_none() || m.symbols.contains_key(&*v.name) {
+            continue;
+        }
+        let (size, _) = decl_layout(t);
+        let addr = m.global.alloc(size);
+        m.symbols.insert(v.name.to_string(), addr);
+        if let Some((head, init)) = t.split_once('=') {
+            let elem = (decl_layout(head).0 / decl_layout(head).0.max(1)).max(1);
+            let ty_bytes = head
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix('.').and_then(Type::from_name))
+                .map_or(elem, |ty| (ty.bits() as u64).div_ceil(8));
+            let vals: Vec<u64> = init
+                .split([',', '{', '}'])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .filter_map(|s| {
+                    let (neg, s) = match s.strip_prefix('-') {
+                        Some(r) => (true, r),
+                        None => (false, s),
+                    };
+                    let v = if let Some(h) = s.strip_prefix("0x") {
+                        u64::from_str_radix(h, 16).ok()?
+                    } else {
+                        s.parse::<u64>().ok()?
+                    };
+                    Some(if neg { v.wrapping_neg() } else { v })
+                })
+                .collect();
+            for (k, val) in vals.iter().enumerate() {
+                let _ = m
+                    .global
+                    .write(addr + k as u64 * ty_bytes, ty_bytes, *val as u128);
+            }
+        }
+    }
+}
+
+struct Kernel<'m> {
+    f: &'m Function,
+    ipdom: SecondaryMap<Block, Option<Block>>,
+    params: FxHashMap<String, u64>,
+    shared: FxHashMap<String, u64>,
+    shared_size: u64,
+    local: FxHashMap<String, u64>,
+    local_size: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    block: Block,
+    mask: u32,
+    /// Reconvergence block: the entry ends on reaching it.
+    rpc: Option<Block>,
+    /// Instructions of `block` already executed (resumption after a barrier).
+    start: u32,
+}
+
+struct Warp {
+    id: u32,
+    exited: u32,
+    regs: Vec<[u64; 32]>,
+    stack: Vec<Entry>,
+    tid: [[u32; 3]; 32],
+    local: Vec<Vec<u8>>,
+    at_barrier: bool,
+}
+
+struct Cta<'a> {
+    ctaid: [u32; 3],
+    launch: Launch,
+    shared: Vec<u8>,
+    param: &'a [u8],
+}
+
+/// Runs `entry` of `module` over the launch, reading parameters from the
+/// param block `params` (laid out in declaration order with natural
+/// alignment, as the CUDA driver does).
+pub fn run(
+    module: &Module,
+    entry: &str,
+    launch: &Launch,
+    params: &[u8],
+    m: &mut Machine,
+) -> Result<Stats, EvalError> {
+    let f = module
+        .functions()
+        .find(|f| &*f.name == entry && f.has_body)
+        .ok_or_else(|| EvalError::new(u32::MAX, format!("no kernel named '{entry}'")))?;
+    place_module_vars(module, m);
+    let cfg = ControlFlowGraph::compute(f);
+    let pdt = PostDominatorTree::compute(f, &cfg);
+    let mut ipdom = SecondaryMap::with_default(None);
+    for b in f.layout.blocks() {
+        ipdom[b] = pdt.ipdom(b);
+    }
+    let mut pmap = FxHashMap::default();
+    layout(f.params.iter().flatten().map(|p| &*p.text), &mut pmap);
+    let mut shared = FxHashMap::default();
+    let module_shared: Vec<&str> = module
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Var(v) if v.text.split_whitespace().any(|w| w == ".shared") => Some(&*v.text),
+            _ => None,
+        })
+        .chain(
+            f.decls
+                .iter()
+                .map(|d| &**d)
+                .filter(|d| d.starts_with(".shared")),
+        )
+        .collect();
+    let mut shared_size = layout(module_shared.into_iter(), &mut shared);
+    shared_size += 48 * 1024; // room for `extern .shared` arrays
+    let mut local = FxHashMap::default();
+    let local_size = layout(
+        f.decls
+            .iter()
+            .map(|d| &**d)
+            .filter(|d| d.starts_with(".local")),
+        &mut local,
+    );
+    let k = Kernel {
+        f,
+        ipdom,
+        params: pmap,
+        shared,
+        shared_size,
+        local,
+        local_size,
+    };
+    let threads = launch.block.iter().map(|&x| x as u64).product::<u64>();
+    if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
+        return Err(EvalError::new(
+            u32::MAX,
+            "invalid launch: 1 to 1024 threads per CTA and a non-empty grid",
+        ));
+    }
+    let mut stats = Stats::default();
+    for z in 0..launch.grid[2] {
+        for y in 0..launch.grid[1] {
+            for x in 0..launch.grid[0] {
+                let mut cta = Cta {
+                    ctaid: [x, y, z],
+                    launch: *launch,
+                    shared: vec![0; k.shared_size as usize],
+                    param: params,
+                };
+                run_cta(&k, &mut cta, m, &mut stats)?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+fn run_cta(k: &Kernel, cta: &mut Cta, m: &mut Machine, stats: &mut Stats) -> Result<(), EvalError> {
+    let b = cta.launch.block;
+    let n = b[0] * b[1] * b[2];
+    let nwarps = n.div_ceil(32);
+    let entry =
+        k.f.layout
+            .entry_block()
+            .ok_or_else(|| EvalError::new(u32::MAX, "kernel has no body"))?;
+    let nvals = k.f.dfg.values.len();
+    let mut warps: Vec<Warp> = (0..nwarps)
+        .map(|w| {
+            let mut tid = [[0u32; 3]; 32];
+            let mut mask = 0u32;
+            for lane in 0..32 {
+                let t = w * 32 + lane;
+                if t < n {
+                    mask |= 1 << lane;
+                    tid[lane as usize] = [t % b[0], (t / b[0]) % b[1], t / (b[0] * b[1])];
+                }
+            }
+            Warp {
+                id: w,
+                exited: !mask,
+                regs: vec![[0u64; 32]; nvals],
+                stack: vec![Entry {
+                    block: entry,
+                    mask,
+                    rpc: None,
+                    start: 0,
+                }],
+                tid,
+                local: vec![vec![0u8; k.local_size as usize]; 32],
+                at_barrier: false,
+            }
+        })
+        .collect();
+    loop {
+        let mut progressed = false;
+        for w in warps.iter_mut() {
+            if w.stack.is_empty() || w.at_barrier {
+                continue;
+            }
+            progressed = true;
+            run_warp(k, cta, w, m, stats)?;
+        }
+        let live: Vec<&mut Warp> = warps.iter_mut().filter(|w| !w.stack.is_empty()).collect();
+        if live.is_empty() {
+            return Ok(());
+        }
+        if live.iter().all(|w| w.at_barrier) {
+            for w in live {
+                w.at_barrier = false;
+            }
+            continue;
+        }
+        if !progressed {
+            return Err(EvalError::new(
+                u32::MAX,
+                "deadlock: warps wait at different barriers",
+            ));
+        }
+    }
+}
+
+fn mask_bits(ty: Type) -> u64 {
+    match ty.bits() {
+        1 => 1,
+        b if b >= 64 => u64::MAX,
+        b => (1u64 << b) - 1,
+    }
+}
+
+fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        let s = 64 - bits;
+        ((v << s) as i64) >> s
+    }
+}
+
+/// Runs one warp until it finishes or reaches a barrier.
+fn run_warp(
+    k: &Kernel,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    stats: &mut Stats,
+) -> Result<(), EvalError> {
+    let f = k.f;
+    while let Some(top) = w.stack.last().copied() {
+        let mask = top.mask & !w.exited;
+        if mask == 0 || (Some(top.block) == top.rpc && top.start == 0) {
+            w.stack.pop();
+            continue;
+        }
+        let mut idx = 0u32;
+        for i in f.layout.block_insts(top.block) {
+            idx += 1;
+            if idx <= top.start {
+                continue;
+            }
+            let info = f.op(i);
+            // Every instruction, branches included, costs one step per lane.
+            let steps = mask.count_ones() as u64;
+            stats.steps += steps;
+            if m.fuel < steps {
+                return Err(EvalError::new(
+                    f.inst(i).pos,
+                    "out of fuel (raise the step limit)",
+                ));
+            }
+            m.fuel -= steps;
+            if info.opcode.is_terminator() {
+                terminator(k, w, i, mask)?;
+                break;
+            }
+            if info.opcode == Opcode::Other && &*info.mnemonic == "bar" {
+                // Wait here; the CTA loop resumes the warp after the barrier
+                // once every live warp has arrived.
+                w.stack.last_mut().expect("running entry").start = idx;
+                w.at_barrier = true;
+                return Ok(());
+            }
+            exec(k, cta, w, m, i, mask)?;
+        }
+    }
+    Ok(())
+}
+
+fn terminator(k: &Kernel, w: &mut Warp, i: Inst, mask: u32) -> Result<(), EvalError> {
+    let f = k.f;
+    let d = f.inst(i);
+    let op = f.op(i).opcode;
+    let taken = match d.guard {
+        Some(g) => {
+            let mut t = 0u32;
+            for lane in 0..32 {
+                if mask & (1 << lane) != 0
+                    && ((w.regs[g.pred.as_u32() as usize][lane] != 0) ^ g.negated)
+                {
+                    t |= 1 << lane;
+                }
+            }
+            t
+        }
+        None => mask,
+    };
+    let not_taken = mask & !taken;
+    let top = w.stack.pop().expect("running entry");
+    let mut moves: Vec<(Block, u32)> = Vec::new();
+    match op {
+        Opcode::Ret | Opcode::Exit => {
+            w.exited |= taken;
+            if let Some(fall) = d.targets.first() {
+                if not_taken != 0 {
+                    pass_args(k, w, fall, not_taken);
+                    moves.push((fall.block, not_taken));
+                }
+            }
+        }
+        Opcode::Jump | Opcode::Bra => {
+            if taken != 0 {
+                pass_args(k, w, &d.targets[0], taken);
+                moves.push((d.targets[0].block, taken));
+            }
+            if let Some(fall) = d.targets.get(1) {
+                if not_taken != 0 {
+                    pass_args(k, w, fall, not_taken);
+                    moves.push((fall.block, not_taken));
+                }
+            }
+        }
+        _ => {
+            return Err(EvalError::new(
+                d.pos,
+                format!("'{}' is not supported by the evaluator", f.op(i).text),
+            ))
+        }
+    }
+    match moves.as_slice() {
+        [] => {}
+        [(b, mk)] => w.stack.push(Entry {
+            block: *b,
+            mask: *mk,
+            rpc: top.rpc,
+            start: 0,
+        }),
+        many => {
+            // Divergence: reconverge at the immediate post-dominator.
+            let r = k.ipdom[f.layout.inst_block(i).expect("in layout")];
+            if let Some(r) = r {
+                w.stack.push(Entry {
+                    block: r,
+                    mask: top.mask,
+                    rpc: top.rpc,
+                    start: 0,
+                });
+            }
+            for &(b, mk) in many.iter().rev() {
+                w.stack.push(Entry {
+                    block: b,
+                    mask: mk,
+                    rpc: r.or(top.rpc),
+                    start: 0,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn pass_args(k: &Kernel, w: &mut Warp, call: &ptx_ir::BlockCall, lanes: u32) {
+    let params = &k.f.dfg.blocks[call.block].params;
+    let vals: Vec<[u64; 32]> = call
+        .args
+        .iter()
+        .map(|a| w.regs[a.as_u32() as usize])
+        .collect();
+    for (p, v) in params.iter().zip(vals) {
+        let reg = &mut w.regs[p.as_u32() as usize];
+        for lane in 0..32 {
+            if lanes & (1 << lane) != 0 {
+                reg[lane] = v[lane];
+            }
+        }
+    }
+}
+
+/// Per-lane operand values.
+struct Lanes {
+    v: [u64; 32],
+}
+
+fn special(k: &Kernel, cta: &Cta, w: &Warp, name: &str, lane: usize, mask: u32) -> Option<u64> {
+    let dim = |s: &str| match s.rsplit('.').next() {
+        Some("x") => 0,
+        Some("y") => 1,
+        Some("z") => 2,
+        _ => 0,
+    };
+    let base = name.split('.').next().unwrap_or(name);
+    let _ = k;
+    Some(match base {
+        "%tid" => w.tid[lane][dim(name)] as u64,
+        "%ntid" => cta.launch.block[dim(name)] as u64,
+        "%ctaid" => cta.ctaid[dim(name)] as u64,
+        "%nctaid" => cta.launch.grid[dim(name)] as u64,
+        "%laneid" => lane as u64,
+        "%warpid" => w.id as u64,
+        "%nwarpid" => 32,
+        "WARP_SZ" => 32,
+        "%lanemask_eq" => 1u64 << lane,
+        "%lanemask_lt" => (1u64 << lane) - 1,
+        "%lanemask_le" => (1u64 << (lane + 1)) - 1,
+        "%lanemask_gt" => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
+        "%lanemask_ge" => (!((1u64 << lane) - 1)) & 0xffff_ffff,
+        "%clock" | "%clock64" => 0,
+        _ => {
+            let _ = mask;
+            return None;
+        }
+    })
+}
+
+fn imm_bits(imm: &Imm, ty: Type, syms: &ptx_ir::Interner) -> u64 {
+    let as_f64 = match imm.kind {
+        ImmKind::F64 => Some(f64::from_bits(imm.bits)),
+        ImmKind::Float(s) => syms.get(s).parse::<f64>().ok(),
+        ImmKind::F32 => Some(f32::from_bits(imm.bits as u32) as f64),
+        _ => None,
+    };
+    match (as_f64, ty) {
+        (Some(x), Type::F32) => (x as f32).to_bits() as u64,
+        (Some(x), Type::F64) => x.to_bits(),
+        (Some(_), _) if imm.kind == ImmKind::F32 => imm.bits,
+        (Some(x), _) => x.to_bits(),
+        (None, _) => imm.bits,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn src(
+    k: &Kernel,
+    cta: &Cta,
+    w: &Warp,
+    m: &Machine,
+    o: &Operand,
+    ty: Type,
+    mask: u32,
+    pos: u32,
+) -> Result<Lanes, EvalError> {
+    let f = k.f;
+    let mut out = Lanes { v: [0; 32] };
+    match o {
+        Operand::Value(v) => out.v = w.regs[v.as_u32() as usize],
+        Operand::Not(v) => {
+            for (l, x) in w.regs[v.as_u32() as usize].iter().enumerate() {
+                out.v[l] = (*x == 0) as u64;
+            }
+        }
+        Operand::Imm(imm) => out.v = [imm_bits(imm, ty, &f.ops.syms); 32],
+        Operand::Special(s) => {
+            let name = f.ops.word(*s);
+            for lane in 0..32 {
+                out.v[lane] = special(k, cta, w, name, lane, mask).ok_or_else(|| {
+                    EvalError::new(pos, format!("special register {name} is not supported"))
+                })?;
+            }
+        }
+        Operand::Symbol(s, off) => {
+            let name = f.ops.word(*s);
+            let base = if let Some(&a) = m.symbols.get(name) {
+                a
+            } else if let Some(&o) = k
+                .shared
+                .get(name)
+                .or_else(|| k.local.get(name))
+                .or_else(|| k.params.get(name))
+            {
+                // The address of a .shared/.local/.param variable is in its
+                // own state space; `cvta` makes it generic.
+                o
+            } else {
+                return Err(EvalError::new(pos, format!("unknown symbol '{name}'")));
+            };
+            out.v = [base.wrapping_add(*off as u64); 32];
+        }
+        _ => {
+            return Err(EvalError::new(
+                pos,
+                "operand form not supported by the evaluator",
+            ))
+        }
+    }
+    Ok(out)
+}
+
+fn set_result(w: &mut Warp, f: &Function, i: Inst, o: &Operand, vals: &[u64; 32], mask: u32) {
+    let Operand::Value(v) = o else { return };
+    let ty = f.dfg.value_type(*v).reg_class();
+    let mb = mask_bits(ty);
+    let reg = &mut w.regs[v.as_u32() as usize];
+    for lane in 0..32 {
+        if mask & (1 << lane) != 0 {
+            reg[lane] = vals[lane] & mb;
+        }
+    }
+    let _ = i;
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mem_access(
+    k: &Kernel,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    space: Option<Space>,
+    addr: u64,
+    len: u64,
+    lane: usize,
+    store: Option<u128>,
+    pos: u32,
+) -> Result<u128, EvalError> {
+    let oob = || {
+        EvalError::new(
+            pos,
+            format!("out-of-range access of {len} bytes at 0x{addr:x}"),
+        )
+    };
+    // Generic addresses select their window.
+    let (space, off) = match space {
+        Some(Space::Shared) => (Space::Shared, addr.wrapping_sub(SHARED_BASE).min(addr)),
+        Some(Space::Local) => (Space::Local, addr.wrapping_sub(LOCAL_BASE).min(addr)),
+        Some(Space::Param) => (Space::Param, addr.wrapping_sub(PARAM_BASE).min(addr)),
+        Some(s) if s != Space::Generic => (s, addr),
+        _ if addr >= SHARED_BASE => (Space::Shared, addr - SHARED_BASE),
+        _ if addr >= LOCAL_BASE => (Space::Local, addr - LOCAL_BASE),
+        _ if addr >= PARAM_BASE => (Space::Param, addr - PARAM_BASE),
+        _ => (Space::Global, addr),
+    };
+    let _ = k;
+    match (space, store) {
+        (Space::Global | Space::Const, None) => m.global.read(off, len).ok_or_else(oob),
+        (Space::Global, Some(v)) => m.global.write(off, len, v).map(|_| 0).ok_or_else(oob),
+        (Space::Shared, None) => read_flat(&cta.shared, off, len).ok_or_else(oob),
+        (Space::Shared, Some(v)) => write_flat(&mut cta.shared, off, len, v)
+            .map(|_| 0)
+            .ok_or_else(oob),
+        (Space::Local, None) => read_flat(&w.local[lane], off, len).ok_or_else(oob),
+        (Space::Local, Some(v)) => write_flat(&mut w.local[lane], off, len, v)
+            .map(|_| 0)
+            .ok_or_else(oob),
+        (Space::Param, None) => read_flat(cta.param, off, len).ok_or_else(oob),
+        _ => Err(EvalError::new(pos, "store to a read-only state space")),
+    }
+}
+
+fn cmp_int(c: CmpOp, a: u64, b: u64, ty: Type) -> bool {
+    let bits = ty.bits();
+    if ty.is_signed() {
+        let (x, y) = (sext(a, bits), sext(b, bits));
+        match c {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt | CmpOp::Lo => x < y,
+            CmpOp::Le | CmpOp::Ls => x <= y,
+            CmpOp::Gt | CmpOp::Hi => x > y,
+            _ => x >= y,
+        }
+    } else {
+        match c {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt | CmpOp::Lo => a < b,
+            CmpOp::Le | CmpOp::Ls => a <= b,
+            CmpOp::Gt | CmpOp::Hi => a > b,
+            _ => a >= b,
+        }
+    }
+}
+
+fn cmp_float(c: CmpOp, x: f64, y: f64) -> bool {
+    let nan = x.is_nan() || y.is_nan();
+    match c {
+        CmpOp::Eq => !nan && x == y,
+        CmpOp::Ne => !nan && x != y,
+        CmpOp::Lt => !nan && x < y,
+        CmpOp::Le => !nan && x <= y,
+        CmpOp::Gt => !nan && x > y,
+        CmpOp::Ge => !nan && x >= y,
+        CmpOp::Equ => nan || x == y,
+        CmpOp::Neu => nan || x != y,
+        CmpOp::Ltu => nan || x < y,
+        CmpOp::Leu => nan || x <= y,
+        CmpOp::Gtu => nan || x > y,
+        CmpOp::Geu => nan || x >= y,
+        CmpOp::Num => !nan,
+        CmpOp::Nan => nan,
+        _ => false,
+    }
+}
+
+fn to_f64(v: u64, ty: Type) -> f64 {
+    if ty == Type::F32 {
+        f32::from_bits(v as u32) as f64
+    } else {
+        f64::from_bits(v)
+    }
+}
+
+fn from_f64(x: f64, ty: Type) -> u64 {
+    if ty == Type::F32 {
+        (x as f32).to_bits() as u64
+    } else {
+        x.to_bits()
+    }
+}
+
+#[allow(clippy::needless_range_loop)]
+fn exec(
+    k: &Kernel,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    i: Inst,
+    mask: u32,
+) -> Result<(), EvalError> {
+    let f = k.f;
+    let d = f.inst(i);
+    let info = f.op(i);
+    let pos = d.pos;
+    let unsupported = || {
+        EvalError::new(
+            pos,
+            format!("'{}' is not supported by the evaluator", info.text),
+        )
+    };
+    // Lanes that execute: the guard; tied results keep their old value
+    // in the others.
+    let mut run = mask;
+    if let Some(g) = d.guard {
+        let p = w.regs[g.pred.as_u32() as usize];
+        for lane in 0..32 {
+            if (p[lane] != 0) == g.negated {
+                run &= !(1 << lane);
+            }
+        }
+    }
+    for (&r, &t) in d.results.iter().zip(&d.ties) {
+        let old = w.regs[t.as_u32() as usize];
+        let reg = &mut w.regs[r.as_u32() as usize];
+        for lane in 0..32 {
+            if mask & (1 << lane) != 0 {
+                reg[lane] = old[lane];
+            }
+        }
+    }
+    if run == 0 {
+        return Ok(());
+    }
+    let ty = info.last_type().unwrap_or(Type::B32);
+    let bits = ty.bits();
+    let mb = mask_bits(ty);
+    let s = |n: usize, t: Type, w: &Warp, cta: &Cta, m: &Machine| -> Result<Lanes, EvalError> {
+        let o = d
+            .operands
+            .get(n)
+            .ok_or_else(|| EvalError::new(pos, "missing operand"))?;
+        src(k, cta, w, m, o, t, run, pos)
+    };
+    let word = |x: &str| info.mods.iter().any(|mm| f.ops.is_word(*mm, x));
+    let has_cmp = |c: CmpOp| info.mods.contains(&Mod::Cmp(c));
+    let dest = d.operands.first();
+    let mut out = [0u64; 32];
+    match info.opcode {
+        Opcode::Mov => {
+            let a = s(1, ty, w, cta, m)?;
+            out = a.v;
+        }
+        Opcode::Add
+        | Opcode::Sub
+        | Opcode::Mul
+        | Opcode::Min
+        | Opcode::Max
+        | Opcode::And
+        | Opcode::Or
+        | Opcode::Xor
+        | Opcode::Shl
+        | Opcode::Shr => {
+            let (a, b) = (
+                s(1, ty, w, cta, m)?,
+                s(
+                    2,
+                    if matches!(info.opcode, Opcode::Shl | Opcode::Shr) {
+                        Type::U32
+                    } else {
+                        ty
+                    },
+                    w,
+                    cta,
+                    m,
+                )?,
+            );
+            let wide = word("wide");
+            let hi = has_cmp(CmpOp::Hi);
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane] & mb, b.v[lane]);
+                out[lane] = if ty.is_float() {
+                    let (fx, fy) = (to_f64(x, ty), to_f64(y, ty));
+                    let r = match info.opcode {
+                        Opcode::Add => fx + fy,
+                        Opcode::Sub => fx - fy,
+                        Opcode::Mul => fx * fy,
+                        Opcode::Min => fx.min(fy),
+                        Opcode::Max => fx.max(fy),
+                        _ => return Err(unsupported()),
+                    };
+                    if ty == Type::F32 {
+                        // Single-precision arithmetic rounds in f32.
+                        let (a32, b32) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
+                        let r32 = match info.opcode {
+                            Opcode::Add => a32 + b32,
+                            Opcode::Sub => a32 - b32,
+                            Opcode::Mul => a32 * b32,
+                            Opcode::Min => a32.min(b32),
+                            _ => a32.max(b32),
+                        };
+                        r32.to_bits() as u64
+                    } else {
+                        from_f64(r, ty)
+                    }
+                } else {
+                    let y = y & mb;
+                    match info.opcode {
+                        Opcode::Add => x.wrapping_add(y),
+                        Opcode::Sub => x.wrapping_sub(y),
+                        Opcode::Mul if wide || hi => {
+                            let p = if ty.is_signed() {
+                                (sext(x, bits) as i128 * sext(y, bits) as i128) as u128
+                            } else {
+                                x as u128 * y as u128
+                            };
+                            if wide {
+                                p as u64
+                            } else {
+                                (p >> bits) as u64
+                            }
+                        }
+                        Opcode::Mul => x.wrapping_mul(y),
+                        Opcode::And => x & y,
+                        Opcode::Or => x | y,
+                        Opcode::Xor => x ^ y,
+                        Opcode::Shl => {
+                            if b.v[lane] >= bits as u64 {
+                                0
+                            } else {
+                                x << b.v[lane]
+                            }
+                        }
+                        Opcode::Shr if ty.is_signed() => {
+                            (sext(x, bits) >> b.v[lane].min(bits as u64 - 1)) as u64
+                        }
+                        Opcode::Shr => {
+                            if b.v[lane] >= bits as u64 {
+                                0
+                            } else {
+                                x >> b.v[lane]
+                            }
+                        }
+                        Opcode::Min if ty.is_signed() => {
+                            if sext(x, bits) <= sext(y, bits) {
+                                x
+                            } else {
+                                y
+                            }
+                        }
+                        Opcode::Max if ty.is_signed() => {
+                            if sext(x, bits) >= sext(y, bits) {
+                                x
+                            } else {
+                                y
+                            }
+                        }
+                        Opcode::Min => x.min(y),
+                        _ => x.max(y),
+                    }
+                };
+            }
+            if word("wide") {
+                // The destination is twice as wide: keep all the bits.
+                let Some(Operand::Value(v)) = dest else {
+                    return Err(unsupported());
+                };
+                let reg = &mut w.regs[v.as_u32() as usize];
+                for lane in 0..32 {
+                    if run & (1 << lane) != 0 {
+                        reg[lane] = out[lane];
+                    }
+                }
+                return Ok(());
+            }
+        }
+        Opcode::Mad => {
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            let wide = word("wide");
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane] & mb, b.v[lane] & mb);
+                out[lane] = if ty.is_float() {
+                    if ty == Type::F32 {
+                        f32::from_bits(x as u32)
+                            .mul_add(f32::from_bits(y as u32), f32::from_bits(c.v[lane] as u32))
+                            .to_bits() as u64
+                    } else {
+                        f64::from_bits(x)
+                            .mul_add(f64::from_bits(y), f64::from_bits(c.v[lane]))
+                            .to_bits()
+                    }
+                } else if wide {
+                    let p = if ty.is_signed() {
+                        (sext(x, bits) as i128 * sext(y, bits) as i128) as u64
+                    } else {
+                        (x as u128 * y as u128) as u64
+                    };
+                    p.wrapping_add(c.v[lane])
+                } else if has_cmp(CmpOp::Hi) {
+                    let p = if ty.is_signed() {
+                        (sext(x, bits) as i128 * sext(y, bits) as i128) as u128
+                    } else {
+                        x as u128 * y as u128
+                    };
+                    ((p >> bits) as u64).wrapping_add(c.v[lane])
+                } else {
+                    x.wrapping_mul(y).wrapping_add(c.v[lane])
+                };
+            }
+            if wide {
+                let Some(Operand::Value(v)) = dest else {
+                    return Err(unsupported());
+                };
+                let reg = &mut w.regs[v.as_u32() as usize];
+                for lane in 0..32 {
+                    if run & (1 << lane) != 0 {
+                        reg[lane] = out[lane];
+                    }
+                }
+                return Ok(());
+            }
+        }
+        Opcode::Neg | Opcode::Not | Opcode::Cnot | Opcode::Abs => {
+            let a = s(1, ty, w, cta, m)?;
+            for lane in 0..32 {
+                let x = a.v[lane] & mb;
+                out[lane] = match info.opcode {
+                    Opcode::Neg if ty.is_float() => from_f64(-to_f64(x, ty), ty),
+                    Opcode::Abs if ty.is_float() => from_f64(to_f64(x, ty).abs(), ty),
+                    Opcode::Neg => x.wrapping_neg(),
+                    Opcode::Not => !x,
+                    Opcode::Cnot => (x == 0) as u64,
+                    _ => sext(x, bits).unsigned_abs(),
+                };
+            }
+        }
+        Opcode::Setp | Opcode::Set => {
+            let stype = if info.opcode == Opcode::Set {
+                info.types().nth(1).unwrap_or(ty)
+            } else {
+                ty
+            };
+            let (a, b) = (s(1, stype, w, cta, m)?, s(2, stype, w, cta, m)?);
+            let c = info.cmp().ok_or_else(unsupported)?;
+            let boolop = info.bool_op();
+            let q = if boolop.is_some() {
+                Some(s(3, Type::Pred, w, cta, m)?)
+            } else {
+                None
+            };
+            let mut second = [0u64; 32];
+            for lane in 0..32 {
+                let mut t = if stype.is_float() {
+                    cmp_float(c, to_f64(a.v[lane], stype), to_f64(b.v[lane], stype))
+                } else {
+                    cmp_int(
+                        c,
+                        a.v[lane] & mask_bits(stype),
+                        b.v[lane] & mask_bits(stype),
+                        stype,
+                    )
+                };
+                let mut u = !t;
+                if let (Some(op), Some(q)) = (boolop, &q) {
+                    let qq = q.v[lane] != 0;
+                    let apply = |x: bool| match op {
+                        BoolOp::And => x && qq,
+                        BoolOp::Or => x || qq,
+                        BoolOp::Xor => x ^ qq,
+                    };
+                    t = apply(t);
+                    u = apply(u);
+                }
+                out[lane] = t as u64;
+                second[lane] = u as u64;
+            }
+            if info.opcode == Opcode::Set {
+                let dty = info.types().next().unwrap_or(Type::U32);
+                for x in out.iter_mut() {
+                    *x = match (*x != 0, dty) {
+                        (true, Type::F32) => 1.0f32.to_bits() as u64,
+                        (false, Type::F32) => 0,
+                        (true, _) => mask_bits(dty),
+                        (false, _) => 0,
+                    };
+                }
+            } else if let Some(Operand::Pair(p, q)) = dest {
+                for (v, vals) in [(p, &out), (q, &second)] {
+                    if let Some(v) = v {
+                        set_result(w, f, i, &Operand::Value(*v), vals, run);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        Opcode::Selp => {
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, Type::Pred, w, cta, m)?,
+            );
+            for lane in 0..32 {
+                out[lane] = if c.v[lane] != 0 { a.v[lane] } else { b.v[lane] };
+            }
+        }
+        Opcode::Lop3 => {
+            let (a, b, c, lut) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+                s(4, Type::U32, w, cta, m)?,
+            );
+            for lane in 0..32 {
+                let (x, y, z, l) = (a.v[lane], b.v[lane], c.v[lane], lut.v[lane] & 0xff);
+                let mut r = 0u64;
+                for bit in 0..32 {
+                    let idx = (((x >> bit) & 1) << 2) | (((y >> bit) & 1) << 1) | ((z >> bit) & 1);
+                    r |= ((l >> idx) & 1) << bit;
+                }
+                out[lane] = r;
+            }
+            if info.bool_op().is_some() {
+                return Err(unsupported());
+            }
+        }
+        Opcode::Prmt => {
+            let (a, b, c) = (
+                s(1, Type::B32, w, cta, m)?,
+                s(2, Type::B32, w, cta, m)?,
+                s(3, Type::B32, w, cta, m)?,
+            );
+            if info
+                .mods
+                .iter()
+                .any(|mm| matches!(mm, Mod::Word(_)) && !f.ops.is_word(*mm, "b32"))
+            {
+                return Err(unsupported());
+            }
+            for lane in 0..32 {
+                let bytes = (a.v[lane] & 0xffff_ffff) | ((b.v[lane] & 0xffff_ffff) << 32);
+                let mut r = 0u64;
+                for k in 0..4 {
+                    let sel = (c.v[lane] >> (4 * k)) & 0xf;
+                    let byte = (bytes >> (8 * (sel & 7))) & 0xff;
+                    let byte = if sel & 8 != 0 {
+                        if byte & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        }
+                    } else {
+                        byte
+                    };
+                    r |= byte << (8 * k);
+                }
+                out[lane] = r;
+            }
+        }
+        Opcode::Bfe => {
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, Type::U32, w, cta, m)?,
+                s(3, Type::U32, w, cta, m)?,
+            );
+            // The ISA's definition: result bit i is a[pos + i] for
+            // i < len and pos + i <= msb, else the sign bit
+            // a[min(pos + len - 1, msb)] (0 for unsigned or len 0).
+            let low = |n: u64| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+            for lane in 0..32 {
+                let x = a.v[lane] & mb;
+                let (pos, len) = (b.v[lane] & 0xff, c.v[lane] & 0xff);
+                let msb = bits as u64 - 1;
+                let sbit = ty.is_signed() && len > 0 && (x >> (pos + len - 1).min(msb)) & 1 == 1;
+                let n = if pos > msb {
+                    0
+                } else {
+                    len.min(bits as u64 - pos)
+                };
+                let field = if n == 0 { 0 } else { (x >> pos) & low(n) };
+                out[lane] = if sbit { field | (mb & !low(n)) } else { field };
+            }
+        }
+        Opcode::Bfi => {
+            let (a, b, c, e) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, Type::U32, w, cta, m)?,
+                s(4, Type::U32, w, cta, m)?,
+            );
+            for lane in 0..32 {
+                let pos = (c.v[lane] & 0xff).min(bits as u64);
+                let len = (e.v[lane] & 0xff).min(bits as u64 - pos);
+                let fm = if len >= 64 {
+                    u64::MAX
+                } else {
+                    ((1u64 << len) - 1) << pos
+                };
+                out[lane] = (b.v[lane] & !fm) | ((a.v[lane] << pos) & fm);
+            }
+        }
+        Opcode::Cvta => {
+            let a = s(1, Type::U64, w, cta, m)?;
+            let space = info.space().ok_or_else(unsupported)?;
+            let to = word("to");
+            let base = match space {
+                Space::Shared => SHARED_BASE,
+                Space::Local => LOCAL_BASE,
+                Space::Param => PARAM_BASE,
+                _ => 0,
+            };
+            for lane in 0..32 {
+                out[lane] = if to {
+                    a.v[lane].wrapping_sub(base)
+                } else {
+                    a.v[lane].wrapping_add(base)
+                };
+            }
+        }
+        Opcode::Cvt => {
+            let mut tys = info.types();
+            let (dty, sty) = (
+                tys.next().ok_or_else(unsupported)?,
+                tys.next().ok_or_else(unsupported)?,
+            );
+            let a = s(1, sty, w, cta, m)?;
+            for lane in 0..32 {
+                let x = a.v[lane] & mask_bits(sty);
+                out[lane] = match (dty.is_float(), sty.is_float()) {
+                    (false, false) => {
+                        if sty.is_signed() {
+                            sext(x, sty.bits()) as u64
+                        } else {
+                            x
+                        }
+                    }
+                    (true, false) => {
+                        let v = if sty.is_signed() {
+                            sext(x, sty.bits()) as f64
+                        } else {
+                            x as f64
+                        };
+                        from_f64(v, dty)
+                    }
+                    (false, true) => {
+                        let v = to_f64(x, sty).trunc();
+                        if dty.is_signed() {
+                            (v as i64) as u64
+                        } else {
+                            v as u64
+                        }
+                    }
+                    (true, true) => from_f64(to_f64(x, sty), dty),
+                };
+            }
+        }
+        Opcode::Activemask => out = [mask as u64; 32],
+        Opcode::Vote => {
+            let sync = word("sync");
+            let p = s(1, Type::Pred, w, cta, m)?;
+            let mut members = run;
+            if sync {
+                let mm = s(2, Type::U32, w, cta, m)?;
+                members &= mm.v[run.trailing_zeros() as usize] as u32;
+            }
+            let mut ballot = 0u32;
+            for lane in 0..32 {
+                if members & (1 << lane) != 0 && p.v[lane] != 0 {
+                    ballot |= 1 << lane;
+                }
+            }
+            let r = if word("ballot") {
+                ballot as u64
+            } else if word("any") {
+                (ballot != 0) as u64
+            } else if word("all") {
+                (ballot == members) as u64
+            } else if word("uni") {
+                (ballot == 0 || ballot == members) as u64
+            } else {
+                return Err(unsupported());
+            };
+            out = [r; 32];
+        }
+        Opcode::Ld | Opcode::St => {
+            let vec_n = if word("v4") {
+                4
+            } else if word("v2") {
+                2
+            } else {
+                1
+            };
+            let len = (bits as u64).div_ceil(8);
+            let space = info.space();
+            let (addr_op, val_op) = if info.opcode == Opcode::Ld {
+                (1, 0)
+            } else {
+                (0, 1)
+            };
+            let Some(Operand::Addr(a)) = d.operands.get(addr_op) else {
+                return Err(unsupported());
+            };
+            let base = src(k, cta, w, m, &a.base, Type::U64, run, pos)?;
+            let slots: Vec<Operand> = match &d.operands[val_op] {
+                Operand::Vector(v) => v.to_vec(),
+                o => vec![o.clone()],
+            };
+            if slots.len() != vec_n {
+                return Err(unsupported());
+            }
+            for (e, slot) in slots.iter().enumerate() {
+                let mut vals = [0u64; 32];
+                let data = if info.opcode == Opcode::St {
+                    Some(src(k, cta, w, m, slot, ty, run, pos)?)
+                } else {
+                    None
+                };
+                for lane in 0..32 {
+                    if run & (1 << lane) == 0 {
+                        continue;
+                    }
+                    let addr = base.v[lane]
+                        .wrapping_add(a.offset as u64)
+                        .wrapping_add(e as u64 * len);
+                    let store = data.as_ref().map(|d| d.v[lane] as u128);
+                    let r = mem_access(k, cta, w, m, space, addr, len, lane, store, pos)? as u64;
+                    vals[lane] = if ty.is_signed() {
+                        sext(r, bits) as u64
+                    } else {
+                        r
+                    };
+                }
+                if info.opcode == Opcode::Ld {
+                    set_result(w, f, i, slot, &vals, run);
+                }
+            }
+            return Ok(());
+        }
+        Opcode::Other if &*info.mnemonic == "atom" => {
+            // atom.global.add.u32 / atom.global.add.u64 and exch, min, max.
+            let Some(Operand::Addr(a)) = d.operands.get(1) else {
+                return Err(unsupported());
+            };
+            let base = src(k, cta, w, m, &a.base, Type::U64, run, pos)?;
+            let b = s(2, ty, w, cta, m)?;
+            let len = (bits as u64).div_ceil(8);
+            for lane in 0..32 {
+                if run & (1 << lane) == 0 {
+                    continue;
+                }
+                let addr = base.v[lane].wrapping_add(a.offset as u64);
+                let old =
+                    mem_access(k, cta, w, m, info.space(), addr, len, lane, None, pos)? as u64;
+                let new = if word("add") {
+                    old.wrapping_add(b.v[lane]) & mb
+                } else if word("exch") {
+                    b.v[lane]
+                } else if word("min") {
+                    old.min(b.v[lane])
+                } else if word("max") {
+                    old.max(b.v[lane])
+                } else {
+                    return Err(unsupported());
+                };
+                mem_access(
+                    k,
+                    cta,
+                    w,
+                    m,
+                    info.space(),
+                    addr,
+                    len,
+                    lane,
+                    Some(new as u128),
+                    pos,
+                )?;
+                out[lane] = old;
+            }
+        }
+        Opcode::Other if &*info.mnemonic == "fma" && ty.is_float() => {
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            for lane in 0..32 {
+                out[lane] = if ty == Type::F32 {
+                    let f = |v: u64| f32::from_bits(v as u32);
+                    f(a.v[lane]).mul_add(f(b.v[lane]), f(c.v[lane])).to_bits() as u64
+                } else {
+                    f64::from_bits(a.v[lane])
+                        .mul_add(f64::from_bits(b.v[lane]), f64::from_bits(c.v[lane]))
+                        .to_bits()
+                };
+            }
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "popc" | "clz" | "brev") => {
+            let a = s(1, ty, w, cta, m)?;
+            for lane in 0..32 {
+                let x = a.v[lane] & mb;
+                out[lane] = match &*info.mnemonic {
+                    "popc" => x.count_ones() as u64,
+                    "clz" => (x.leading_zeros() - (64 - bits)) as u64,
+                    _ => x.reverse_bits() >> (64 - bits),
+                };
+            }
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "div" | "rem") && !ty.is_float() => {
+            // Division by zero is undefined in PTX; the evaluator reports it.
+            let (a, b) = (s(1, ty, w, cta, m)?, s(2, ty, w, cta, m)?);
+            let rem = &*info.mnemonic == "rem";
+            for lane in 0..32 {
+                if run & (1 << lane) == 0 {
+                    continue;
+                }
+                let (x, y) = (a.v[lane] & mb, b.v[lane] & mb);
+                if y == 0 {
+                    return Err(EvalError::new(pos, "integer division by zero"));
+                }
+                out[lane] = if ty.is_signed() {
+                    let (x, y) = (sext(x, bits), sext(y, bits));
+                    (if rem {
+                        x.wrapping_rem(y)
+                    } else {
+                        x.wrapping_div(y)
+                    }) as u64
+                } else if rem {
+                    x % y
+                } else {
+                    x / y
+                };
+            }
+        }
+        Opcode::Shf => {
+            // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of b:a.
+            let (a, b, c) = (
+                s(1, Type::B32, w, cta, m)?,
+                s(2, Type::B32, w, cta, m)?,
+                s(3, Type::U32, w, cta, m)?,
+            );
+            let left = word("l");
+            for lane in 0..32 {
+                let n = if word("wrap") {
+                    c.v[lane] & 31
+                } else {
+                    c.v[lane].min(32)
+                };
+                let pair = (b.v[lane] & 0xffff_ffff) << 32 | (a.v[lane] & 0xffff_ffff);
+                out[lane] = if left { (pair << n) >> 32 } else { pair >> n } & 0xffff_ffff;
+            }
+        }
+        Opcode::Other if &*info.mnemonic == ".pragma" => return Ok(()),
+        _ => return Err(unsupported()),
+    }
+    if let Some(o) = dest {
+        set_result(w, f, i, o, &out, run);
+    }
+    Ok(())
+}

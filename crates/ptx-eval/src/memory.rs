@@ -1,0 +1,111 @@
+//! Memory spaces.
+//!
+//! * **global**: sparse 4 KiB pages, byte-addressed, little-endian. Only
+//!   allocated ranges (buffers, module variables) may be touched; anything
+//!   else is an out-of-range error.
+//! * **shared**: one byte array per CTA; **local**: one per thread;
+//!   **param**: the kernel's parameter block. Each has a window in the
+//!   generic address space so `cvta` and generic loads work.
+
+use rustc_hash::FxHashMap;
+
+/// Base of the shared window in the generic address space.
+pub const SHARED_BASE: u64 = 0x7e00_0000_0000_0000;
+/// Base of the local window in the generic address space.
+pub const LOCAL_BASE: u64 = 0x7d00_0000_0000_0000;
+/// Base of the param window in the generic address space.
+pub const PARAM_BASE: u64 = 0x7c00_0000_0000_0000;
+
+const PAGE: u64 = 4096;
+
+/// Sparse global memory with allocation bounds.
+#[derive(Default)]
+pub struct Global {
+    pages: FxHashMap<u64, Box<[u8; PAGE as usize]>>,
+    /// Allocated `[start, end)` ranges.
+    ranges: Vec<(u64, u64)>,
+    next: u64,
+}
+
+impl Global {
+    /// Empty memory; allocations start at 0x1000_0000.
+    pub fn new() -> Self {
+        Global {
+            pages: FxHashMap::default(),
+            ranges: Vec::new(),
+            next: 0x1000_0000,
+        }
+    }
+
+    /// Reserves `size` bytes aligned to 256 and returns the address.
+    pub fn alloc(&mut self, size: u64) -> u64 {
+        let at = self.next;
+        self.ranges.push((at, at + size.max(1)));
+        self.next = (at + size.max(1) + 255) & !255;
+        at
+    }
+
+    fn check(&self, addr: u64, len: u64) -> bool {
+        self.ranges
+            .iter()
+            .any(|&(s, e)| addr >= s && addr.checked_add(len).is_some_and(|end| end <= e))
+    }
+
+    /// Reads `len` bytes (≤ 16) as a little-endian integer.
+    pub fn read(&self, addr: u64, len: u64) -> Option<u128> {
+        if !self.check(addr, len) {
+            return None;
+        }
+        let mut v: u128 = 0;
+        for k in 0..len {
+            let a = addr + k;
+            let byte = self
+                .pages
+                .get(&(a / PAGE))
+                .map_or(0, |p| p[(a % PAGE) as usize]);
+            v |= (byte as u128) << (8 * k);
+        }
+        Some(v)
+    }
+
+    /// Writes the low `len` bytes of `v`.
+    pub fn write(&mut self, addr: u64, len: u64, v: u128) -> Option<()> {
+        if !self.check(addr, len) {
+            return None;
+        }
+        for k in 0..len {
+            let a = addr + k;
+            let page = self
+                .pages
+                .entry(a / PAGE)
+                .or_insert_with(|| Box::new([0; PAGE as usize]));
+            page[(a % PAGE) as usize] = (v >> (8 * k)) as u8;
+        }
+        Some(())
+    }
+}
+
+/// Reads from a flat byte space.
+pub fn read_flat(bytes: &[u8], off: u64, len: u64) -> Option<u128> {
+    let end = off.checked_add(len)?;
+    if end > bytes.len() as u64 {
+        return None;
+    }
+    let mut v: u128 = 0;
+    for k in 0..len as usize {
+        v |= (bytes[off as usize + k] as u128) << (8 * k);
+    }
+    Some(v)
+}
+
+/// Writes to a flat byte space.
+pub fn write_flat(bytes: &mut [u8], off: u64, len: u64, v: u128) -> Option<()> {
+    let end = off.checked_add(len)?;
+    if end > bytes.len() as u64 {
+        return None;
+    }
+    for k in 0..len as usize {
+        bytes[off as usize + k] = (v >> (8 * k)) as u8;
+    }
+    Some(())
+}
