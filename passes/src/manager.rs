@@ -24,6 +24,23 @@ pub struct Instrumentation {
     pub debug_pass_manager: bool,
     /// Run only the first N pass executions (counted over the module).
     pub bisect_limit: Option<u64>,
+    /// A check run after each pass with the function before and after it
+    /// (`--check-each`); an error stops the pipeline.
+    pub check_each: Option<PassCheck>,
+}
+
+/// The signature of a [`PassCheck`]: pass name, function before, after.
+pub type CheckFn = dyn Fn(&str, &Function, &Function) -> Result<(), String> + Send + Sync;
+
+/// A differential check around every pass. The pass crate does not know
+/// how to run PTX; the evaluator supplies this from outside.
+#[derive(Clone)]
+pub struct PassCheck(pub std::sync::Arc<CheckFn>);
+
+impl std::fmt::Debug for PassCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PassCheck(..)")
+    }
 }
 
 /// A pipeline ready to run.
@@ -99,6 +116,7 @@ impl PassManager {
             if wants(&self.inst.print_before, name) {
                 dump(log, "Before", name, f);
             }
+            let snapshot = self.inst.check_each.as_ref().map(|_| f.clone());
             let t = Instant::now();
             let preserved = self.passes[k].run(f, am);
             let dt = t.elapsed();
@@ -126,6 +144,9 @@ impl PassManager {
                         f.name, e.message
                     ));
                 }
+            }
+            if let (Some(check), Some(before)) = (&self.inst.check_each, &snapshot) {
+                (check.0)(name, before, f)?;
             }
         }
         Ok(())

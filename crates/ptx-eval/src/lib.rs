@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod case;
+pub mod check;
 mod exec;
 pub mod memory;
 

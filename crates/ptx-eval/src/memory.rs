@@ -25,15 +25,27 @@ pub struct Global {
     /// Allocated `[start, end)` ranges.
     ranges: Vec<(u64, u64)>,
     next: u64,
+    /// With a seed, every address is valid and a byte never written reads
+    /// as a hash of the seed and its address (for differential checks).
+    pub hash_seed: Option<u64>,
+    /// When present, every store is appended as `(address, size, value)`.
+    pub trace: Option<Vec<(u64, u64, u128)>>,
+}
+
+/// The byte an unwritten address holds under `seed` (SplitMix64 finaliser).
+pub fn hashed_byte(seed: u64, addr: u64) -> u8 {
+    let mut z = seed ^ addr.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) as u8
 }
 
 impl Global {
     /// Empty memory; allocations start at 0x1000_0000.
     pub fn new() -> Self {
         Global {
-            pages: FxHashMap::default(),
-            ranges: Vec::new(),
             next: 0x1000_0000,
+            ..Default::default()
         }
     }
 
@@ -46,6 +58,9 @@ impl Global {
     }
 
     fn check(&self, addr: u64, len: u64) -> bool {
+        if self.hash_seed.is_some() {
+            return addr.checked_add(len).is_some();
+        }
         self.ranges
             .iter()
             .any(|&(s, e)| addr >= s && addr.checked_add(len).is_some_and(|end| end <= e))
@@ -59,10 +74,10 @@ impl Global {
         let mut v: u128 = 0;
         for k in 0..len {
             let a = addr + k;
-            let byte = self
-                .pages
-                .get(&(a / PAGE))
-                .map_or(0, |p| p[(a % PAGE) as usize]);
+            let byte = match self.pages.get(&(a / PAGE)) {
+                Some(p) => p[(a % PAGE) as usize],
+                None => self.hash_seed.map_or(0, |s| hashed_byte(s, a)),
+            };
             v |= (byte as u128) << (8 * k);
         }
         Some(v)
@@ -73,12 +88,29 @@ impl Global {
         if !self.check(addr, len) {
             return None;
         }
+        if let Some(t) = &mut self.trace {
+            let v = if len >= 16 {
+                v
+            } else {
+                v & ((1u128 << (8 * len)) - 1)
+            };
+            t.push((addr, len, v));
+        }
+        let seed = self.hash_seed;
         for k in 0..len {
             let a = addr + k;
-            let page = self
-                .pages
-                .entry(a / PAGE)
-                .or_insert_with(|| Box::new([0; PAGE as usize]));
+            let page = self.pages.entry(a / PAGE).or_insert_with(|| {
+                // A page appears on its first write; its other bytes keep
+                // the values unwritten memory reads as.
+                let mut p = Box::new([0; PAGE as usize]);
+                if let Some(s) = seed {
+                    let base = a / PAGE * PAGE;
+                    for (j, b) in p.iter_mut().enumerate() {
+                        *b = hashed_byte(s, base + j as u64);
+                    }
+                }
+                p
+            });
             page[(a % PAGE) as usize] = (v >> (8 * k)) as u8;
         }
         Some(())

@@ -246,3 +246,19 @@ fn report(f: &Function, errors: Vec<ptx_ir::verify::VerifierError>) -> Result<()
         }
     }
 }
+
+/// The `--check-each=N` hook: runs each kernel before and after a pass on
+/// `launches` random launches with the evaluator and reports the first
+/// differing global store.
+pub fn check_each(launches: u32) -> ptx_passes::manager::PassCheck {
+    ptx_passes::manager::PassCheck(std::sync::Arc::new(
+        move |pass: &str, before: &ptx_ir::Function, after: &ptx_ir::Function| {
+            ptx_eval::check::check_function(before, after, launches).map_err(|m| {
+                format!(
+                    "check-each: pass '{pass}' changed the behaviour of '{}'\n  launch: {}\n  {}",
+                    before.name, m.launch, m.detail
+                )
+            })
+        },
+    ))
+}

@@ -43,6 +43,8 @@ OPTIONS (one dash or two):
   --print-before=<pass>     dump the IR before each run of <pass>
   --print-changed           dump the IR after each pass that changed it
   --verify-each             verify after every pass
+  --check-each[=N]          run each kernel before and after every pass on N
+                            random launches (default 64) and compare stores
   --time-passes             report the time spent in each pass
   --debug-pass-manager      log each pass as it runs
   --opt-bisect-limit=<N>    run only the first N pass executions
@@ -123,6 +125,15 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 .push(pass_name(&value(name)?)?),
             "print-changed" => o.config.instrumentation.print_changed = true,
             "verify-each" => o.config.instrumentation.verify_each = true,
+            "check-each" => {
+                let n = match &inline {
+                    Some(v) => v
+                        .parse::<u32>()
+                        .map_err(|_| format!("invalid value '{v}' for -check-each"))?,
+                    None => 64,
+                };
+                o.config.instrumentation.check_each = Some(ptx_opt::check_each(n));
+            }
             "debug-pass-manager" => o.config.instrumentation.debug_pass_manager = true,
             "time-passes" => o.config.time_passes = true,
             "stats" => o.config.stats = true,

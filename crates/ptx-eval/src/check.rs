@@ -1,0 +1,125 @@
+//! Differential checking of a transformation: run a kernel before and after
+//! on random launches and compare what it stores.
+//!
+//! Each launch draws a CTA shape (1 to 128 threads, 1 or 2 CTAs) and a
+//! random parameter block; global memory accepts every address and reads
+//! never-written bytes as a seeded hash of the address, so any kernel runs
+//! without set-up. The observable behaviour is the sequence of global
+//! stores `(address, size, value)` in execution order, and whether the run
+//! succeeded.
+//!
+//! A launch the original cannot run (an instruction without semantics, a
+//! symbol defined outside the function, running out of fuel) proves
+//! nothing and is skipped; the transformed kernel failing where the
+//! original succeeded is a mismatch.
+
+use crate::{param_layout, run, Launch, Machine};
+use ptx_ir::{FuncKind, Function, Item, Module};
+use std::fmt::Write;
+
+/// Steps each run may take.
+const FUEL: u64 = 200_000;
+
+/// The first difference between two runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The launch that showed it, as `grid [..] block [..] params ..`.
+    pub launch: String,
+    /// What differed.
+    pub detail: String,
+}
+
+struct Outcome {
+    stores: Vec<(u64, u64, u128)>,
+    error: Option<String>,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn execute(module: &Module, name: &str, launch: &Launch, params: &[u8], seed: u64) -> Outcome {
+    let mut m = Machine::new(FUEL);
+    m.global.hash_seed = Some(seed);
+    m.global.trace = Some(Vec::new());
+    let r = run(module, name, launch, params, &mut m);
+    Outcome {
+        stores: m.global.trace.take().unwrap_or_default(),
+        error: r.err().map(|e| e.message),
+    }
+}
+
+fn store(s: Option<&(u64, u64, u128)>) -> String {
+    match s {
+        Some((a, n, v)) => format!("st [0x{a:x}] {n} bytes = 0x{v:x}"),
+        None => "no store".to_string(),
+    }
+}
+
+/// Compares `before` and `after` (the same kernel) on `launches` random
+/// launches. Device functions are not checked (they cannot be launched).
+pub fn check_function(before: &Function, after: &Function, launches: u32) -> Result<(), Mismatch> {
+    if before.kind != FuncKind::Entry || !before.has_body {
+        return Ok(());
+    }
+    let wrap = |f: &Function| Module {
+        items: vec![Item::Func(Box::new(f.clone()))],
+    };
+    let (mb, ma) = (wrap(before), wrap(after));
+    let size = param_layout(before)
+        .iter()
+        .map(|&(o, s)| o + s)
+        .max()
+        .unwrap_or(0) as usize;
+    let mut rng = 0x5eed_u64
+        ^ before
+            .name
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+    for _ in 0..launches {
+        let threads = 1 + (splitmix(&mut rng) % 128) as u32;
+        let grid = 1 + (splitmix(&mut rng) % 2) as u32;
+        let launch = Launch {
+            grid: [grid, 1, 1],
+            block: [threads, 1, 1],
+        };
+        let params: Vec<u8> = (0..size).map(|_| splitmix(&mut rng) as u8).collect();
+        let seed = splitmix(&mut rng);
+        let x = execute(&mb, &before.name, &launch, &params, seed);
+        if x.error.is_some() {
+            continue;
+        }
+        let y = execute(&ma, &after.name, &launch, &params, seed);
+        let mut describe = String::new();
+        let _ = write!(
+            describe,
+            "grid [{grid},1,1] block [{threads},1,1] memory seed 0x{seed:x} params 0x"
+        );
+        for b in &params {
+            let _ = write!(describe, "{b:02x}");
+        }
+        if let Some(e) = y.error {
+            return Err(Mismatch {
+                launch: describe,
+                detail: format!("the original runs, the result fails: {e}"),
+            });
+        }
+        if let Some(k) =
+            (0..x.stores.len().max(y.stores.len())).find(|&k| x.stores.get(k) != y.stores.get(k))
+        {
+            return Err(Mismatch {
+                launch: describe,
+                detail: format!(
+                    "store #{k} differs: before: {}; after: {}",
+                    store(x.stores.get(k)),
+                    store(y.stores.get(k))
+                ),
+            });
+        }
+    }
+    Ok(())
+}

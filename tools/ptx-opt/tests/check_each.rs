@@ -1,0 +1,102 @@
+//! `--check-each` catches a wrong pass. The pass below is registered only
+//! here: it swaps the operands of every `sub`, which is wrong whenever they
+//! differ. The check must report it with a counterexample launch.
+
+use ptx_passes::manager::{Instrumentation, PassManager};
+use ptx_passes::registry::PassInfo;
+use ptx_passes::{AnalysisManager, Pass, Preserved};
+
+struct SwapSub;
+
+impl Pass for SwapSub {
+    fn name(&self) -> &'static str {
+        "swap-sub"
+    }
+    fn run(&mut self, f: &mut ptx_ir::Function, _: &mut AnalysisManager) -> Preserved {
+        let insts: Vec<_> = f
+            .layout
+            .blocks()
+            .flat_map(|b| f.layout.block_insts(b).collect::<Vec<_>>())
+            .collect();
+        let mut changed = Preserved::All;
+        for i in insts {
+            if f.op(i).opcode == ptx_ir::Opcode::Sub {
+                f.dfg.insts[i].operands.swap(1, 2);
+                changed = Preserved::Cfg;
+            }
+        }
+        changed
+    }
+}
+
+static SWAP_SUB: PassInfo = PassInfo {
+    name: "swap-sub",
+    summary: "deliberately wrong: swaps the operands of sub",
+    params: &[],
+    idempotent: false,
+    create: |_| Box::new(SwapSub),
+};
+
+const KERNEL: &str = r#".version 7.0
+.target sm_75
+.address_size 64
+
+.visible .entry diff(.param .u64 out, .param .u32 a, .param .u32 b)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [a];
+	ld.param.u32 %r2, [b];
+	mov.u32 %r3, %tid.x;
+	sub.s32 %r4, %r1, %r3;
+	sub.s32 %r5, %r4, %r2;
+	mul.wide.u32 %rd2, %r3, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r5;
+	ret;
+}
+"#;
+
+fn run_pipeline(passes: &[(&'static PassInfo, Vec<String>)]) -> Result<(), String> {
+    let module = ptx_parse::parse_module(KERNEL).unwrap();
+    let mut f = module.functions().next().unwrap().clone();
+    let inst = Instrumentation {
+        check_each: Some(ptx_opt::check_each(64)),
+        ..Default::default()
+    };
+    let mut pm = PassManager::new(passes, inst);
+    let mut log = String::new();
+    pm.run(&mut f, &mut AnalysisManager::new(), &mut log)
+}
+
+#[test]
+fn wrong_pass_is_caught_with_a_counterexample() {
+    let err = run_pipeline(&[(&SWAP_SUB, vec![])]).unwrap_err();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[0], "check-each: pass 'swap-sub' changed the behaviour of 'diff'",
+        "{err}"
+    );
+    assert!(lines[1].starts_with("  launch: grid ["), "{err}");
+    assert!(lines[1].contains(" params 0x"), "{err}");
+    // The first store is thread 0's: a - 0 - b before, (0 - a) swapped
+    // into b - (0 - a) after; the report names both values.
+    assert!(
+        lines[2].starts_with("  store #0 differs: before: st [0x"),
+        "{err}"
+    );
+    assert!(
+        lines[2].contains("4 bytes = 0x") && lines[2].contains("; after: st [0x"),
+        "{err}"
+    );
+}
+
+#[test]
+fn correct_passes_pass_the_check() {
+    let passes: Vec<_> = ptx_passes::registry::PASSES
+        .iter()
+        .map(|p| (p, vec![]))
+        .collect();
+    run_pipeline(&passes).unwrap();
+}
