@@ -61,11 +61,14 @@ fn store(s: Option<&(u64, u64, u128)>) -> String {
 }
 
 /// Compares `before` and `after` (the same kernel) on `launches` random
-/// launches. Device functions are not checked (they cannot be launched).
-pub fn check_function(before: &Function, after: &Function, launches: u32) -> Result<(), Mismatch> {
+/// launches; returns how many launches were compared (the others could not
+/// run before the change). Device functions are not checked (they cannot
+/// be launched).
+pub fn check_function(before: &Function, after: &Function, launches: u32) -> Result<u32, Mismatch> {
     if before.kind != FuncKind::Entry || !before.has_body {
-        return Ok(());
+        return Ok(0);
     }
+    let mut compared = 0;
     let wrap = |f: &Function| Module {
         items: vec![Item::Func(Box::new(f.clone()))],
     };
@@ -93,6 +96,7 @@ pub fn check_function(before: &Function, after: &Function, launches: u32) -> Res
         if x.error.is_some() {
             continue;
         }
+        compared += 1;
         let y = execute(&ma, &after.name, &launch, &params, seed);
         let mut describe = String::new();
         let _ = write!(
@@ -121,5 +125,5 @@ pub fn check_function(before: &Function, after: &Function, launches: u32) -> Res
             });
         }
     }
-    Ok(())
+    Ok(compared)
 }

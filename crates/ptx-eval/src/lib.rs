@@ -21,6 +21,7 @@
 pub mod case;
 pub mod check;
 mod exec;
+pub mod gen;
 pub mod memory;
 
 pub use exec::{param_layout, run, EvalError, Launch, Machine, Stats};

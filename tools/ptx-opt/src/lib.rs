@@ -253,12 +253,14 @@ fn report(f: &Function, errors: Vec<ptx_ir::verify::VerifierError>) -> Result<()
 pub fn check_each(launches: u32) -> ptx_passes::manager::PassCheck {
     ptx_passes::manager::PassCheck(std::sync::Arc::new(
         move |pass: &str, before: &ptx_ir::Function, after: &ptx_ir::Function| {
-            ptx_eval::check::check_function(before, after, launches).map_err(|m| {
-                format!(
+            ptx_eval::check::check_function(before, after, launches)
+                .map(|_| ())
+                .map_err(|m| {
+                    format!(
                     "check-each: pass '{pass}' changed the behaviour of '{}'\n  launch: {}\n  {}",
                     before.name, m.launch, m.detail
                 )
-            })
+                })
         },
     ))
 }

@@ -1,0 +1,253 @@
+//! A random PTX kernel generator in the spirit of Csmith and YARPGen, for
+//! differential testing of passes.
+//!
+//! Every program is one kernel over a pool of sixteen `.b32` registers and
+//! four predicates, seeded from the parameters, `%tid.x` and constants. The
+//! body mixes straight-line integer, bitwise, compare, select, `set`,
+//! `lop3`, `vop2`, `vote`/`activemask` and predicated instructions with
+//! if/else diamonds and small counted loops (nested up to depth 3); at the
+//! end each thread stores the whole pool to `out[tid * 16 ..]`. Programs
+//! are well defined for every input (no division, bounded loops), so any
+//! difference between runs before and after a pass is a bug.
+
+use std::fmt::Write;
+
+const REGS: u32 = 16;
+const PREDS: u32 = 4;
+
+struct Gen {
+    state: u64,
+    out: String,
+    labels: u32,
+    loops: u32,
+}
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn reg(&mut self) -> String {
+        format!("%r{}", self.below(REGS as u64))
+    }
+
+    fn pred(&mut self) -> String {
+        format!("%p{}", self.below(PREDS as u64))
+    }
+
+    /// A source: a register, or now and then an immediate.
+    fn src(&mut self) -> String {
+        if self.below(5) == 0 {
+            const IMMS: [&str; 8] = ["0", "1", "31", "32", "-1", "0x80000000", "0xffff", "7"];
+            IMMS[self.below(IMMS.len() as u64) as usize].to_string()
+        } else {
+            self.reg()
+        }
+    }
+
+    fn line(&mut self, s: &str) {
+        let _ = writeln!(self.out, "\t{s};");
+    }
+
+    fn guard(&mut self) -> String {
+        match self.below(6) {
+            0 => format!("@{} ", self.pred()),
+            1 => format!("@!{} ", self.pred()),
+            _ => String::new(),
+        }
+    }
+
+    fn simple(&mut self) {
+        let g = self.guard();
+        let (d, a, b, c) = (self.reg(), self.src(), self.src(), self.reg());
+        let text = match self.below(16) {
+            0 => format!("add.s32 {d}, {a}, {b}"),
+            1 => format!("sub.s32 {d}, {a}, {b}"),
+            2 => format!("mul.lo.s32 {d}, {a}, {b}"),
+            3 => format!("mad.lo.s32 {d}, {a}, {b}, {c}"),
+            4 => {
+                const OPS: [&str; 3] = ["and", "or", "xor"];
+                format!("{}.b32 {d}, {a}, {b}", OPS[self.below(3) as usize])
+            }
+            5 => format!("not.b32 {d}, {c}"),
+            6 => {
+                const OPS: [&str; 3] = ["shl.b32", "shr.u32", "shr.s32"];
+                format!("{} {d}, {a}, {b}", OPS[self.below(3) as usize])
+            }
+            7 => {
+                const OPS: [&str; 4] = ["min.s32", "min.u32", "max.s32", "max.u32"];
+                format!("{} {d}, {a}, {b}", OPS[self.below(4) as usize])
+            }
+            8 => format!(
+                "lop3.b32 {d}, {c}, {}, {}, {}",
+                self.reg(),
+                self.reg(),
+                self.below(256)
+            ),
+            9 => {
+                let p = self.pred();
+                // The two destinations must differ.
+                let q = format!(
+                    "%p{}",
+                    (p[2..].parse::<u64>().unwrap_or(0) + 1 + self.below(PREDS as u64 - 1))
+                        % PREDS as u64
+                );
+                let (cmp, ty) = (self.cmp(), self.int_ty());
+                if self.below(2) == 0 {
+                    format!("setp.{cmp}.{ty} {p}|{q}, {c}, {a}")
+                } else {
+                    format!("setp.{cmp}.{ty} {p}, {c}, {a}")
+                }
+            }
+            10 => format!("selp.b32 {d}, {a}, {b}, {}", self.pred()),
+            11 => format!("set.{}.u32.{} {d}, {c}, {a}", self.cmp(), self.int_ty()),
+            12 => {
+                const OPS: [&str; 6] = ["vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2"];
+                const TY: [&str; 2] = ["u32", "s32"];
+                let op = OPS[self.below(6) as usize];
+                let (t1, t2, t3) = (
+                    TY[self.below(2) as usize],
+                    TY[self.below(2) as usize],
+                    TY[self.below(2) as usize],
+                );
+                let sat = if self.below(3) == 0 { ".sat" } else { "" };
+                let (x, y) = (self.reg(), self.reg());
+                format!("{op}.{t1}.{t2}.{t3}{sat} {d}, {c}, {x}, {y}")
+            }
+            13 => {
+                let m = self.reg();
+                self.line(&format!("activemask.b32 {m}"));
+                const MODES: [&str; 3] = ["any", "all", "uni"];
+                if self.below(2) == 0 {
+                    format!("vote.sync.ballot.b32 {d}, {}, {m}", self.pred())
+                } else {
+                    format!(
+                        "vote.sync.{}.pred {}, {}, {m}",
+                        MODES[self.below(3) as usize],
+                        self.pred(),
+                        self.pred()
+                    )
+                }
+            }
+            14 => format!("setp.ne.s32 {}, {c}, 0", self.pred()),
+            _ => format!("mov.b32 {d}, {a}"),
+        };
+        // A vote under a guard would read the wrong member mask.
+        let g = if text.starts_with("vote") || text.starts_with("setp.") && text.contains('|') {
+            String::new()
+        } else {
+            g
+        };
+        self.line(&format!("{g}{text}"));
+    }
+
+    fn cmp(&mut self) -> &'static str {
+        const C: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+        C[self.below(6) as usize]
+    }
+
+    fn int_ty(&mut self) -> &'static str {
+        if self.below(2) == 0 {
+            "s32"
+        } else {
+            "u32"
+        }
+    }
+
+    fn label(&mut self) -> String {
+        self.labels += 1;
+        format!("$L{}", self.labels)
+    }
+
+    fn block(&mut self, depth: u32, len: u64) {
+        for _ in 0..len {
+            match self.below(12) {
+                0 if depth < 3 => self.diamond(depth),
+                1 if depth < 3 && self.loops < 4 => self.counted_loop(depth),
+                _ => self.simple(),
+            }
+        }
+    }
+
+    fn diamond(&mut self, depth: u32) {
+        let (els, end) = (self.label(), self.label());
+        let p = self.pred();
+        let neg = if self.below(2) == 0 { "!" } else { "" };
+        self.line(&format!("@{neg}{p} bra {els}"));
+        let n = 1 + self.below(4);
+        self.block(depth + 1, n);
+        let has_else = self.below(2) == 0;
+        if has_else {
+            self.line(&format!("bra.uni {end}"));
+        }
+        let _ = writeln!(self.out, "{els}:");
+        if has_else {
+            let n = 1 + self.below(4);
+            self.block(depth + 1, n);
+            let _ = writeln!(self.out, "{end}:");
+        }
+    }
+
+    fn counted_loop(&mut self, depth: u32) {
+        // A dedicated counter register keeps the trip count bounded.
+        self.loops += 1;
+        let ctr = format!("%c{}", self.loops);
+        let head = self.label();
+        let trips = 1 + self.below(4);
+        self.line(&format!("mov.u32 {ctr}, 0"));
+        let _ = writeln!(self.out, "{head}:");
+        let n = 1 + self.below(5);
+        self.block(depth + 1, n);
+        self.line(&format!("add.s32 {ctr}, {ctr}, 1"));
+        // Data-dependent exit as well, so lanes leave at different times.
+        let p = format!("%q{}", self.loops);
+        self.line(&format!("setp.lt.u32 {p}, {ctr}, {trips}"));
+        self.line(&format!("@{p} bra {head}"));
+    }
+}
+
+/// Generates the kernel `gen` for `seed`.
+pub fn program(seed: u64) -> String {
+    let mut g = Gen {
+        state: seed ^ 0x00c0_ffee,
+        out: String::new(),
+        labels: 0,
+        loops: 0,
+    };
+    let len = 8 + g.below(40);
+    g.block(0, len);
+    let body = std::mem::take(&mut g.out);
+    let mut s = String::new();
+    let _ = writeln!(s, "// generated by ptx_eval::gen::program({seed})");
+    s.push_str(".version 7.0\n.target sm_75\n.address_size 64\n\n");
+    s.push_str(".visible .entry gen(.param .u64 gen_out, .param .u32 gen_a, .param .u32 gen_b, .param .u32 gen_c)\n{\n");
+    let _ = writeln!(s, "\t.reg .b32 %r<{REGS}>;\n\t.reg .pred %p<{PREDS}>;\n\t.reg .b32 %c<5>;\n\t.reg .pred %q<5>;\n\t.reg .b64 %rd<4>;");
+    s.push_str("\tld.param.u64 %rd0, [gen_out];\n\tld.param.u32 %r0, [gen_a];\n\tld.param.u32 %r1, [gen_b];\n\tld.param.u32 %r2, [gen_c];\n\tmov.u32 %r3, %tid.x;\n");
+    for r in 4..REGS {
+        let _ = writeln!(
+            s,
+            "\tmad.lo.s32 %r{r}, %r{}, {}, %r3;",
+            r % 4,
+            r.wrapping_mul(2654435761) % 1000
+        );
+    }
+    // The store address is fixed before the body can overwrite %r3.
+    s.push_str("\tmul.wide.u32 %rd1, %r3, 64;\n\tadd.s64 %rd2, %rd0, %rd1;\n");
+    for p in 0..PREDS {
+        let _ = writeln!(s, "\tsetp.lt.u32 %p{p}, %r{}, %r{};", 4 + p, 8 + p);
+    }
+    s.push_str(&body);
+    for r in 0..REGS {
+        let _ = writeln!(s, "\tst.global.u32 [%rd2+{}], %r{r};", 4 * r);
+    }
+    s.push_str("\tret;\n}\n");
+    s
+}
