@@ -64,15 +64,20 @@ fn store(s: Option<&(u64, u64, u128)>) -> String {
 /// launches; returns how many launches were compared (the others could not
 /// run before the change). Device functions are not checked (they cannot
 /// be launched).
-pub fn check_function(before: &Function, after: &Function, launches: u32) -> Result<u32, Mismatch> {
+///
+/// `context` holds the module-scope items the kernel may refer to
+/// (`.global`, `.const` and `.shared` variables); other items are ignored.
+pub fn check_function(
+    context: &[Item],
+    before: &Function,
+    after: &Function,
+    launches: u32,
+) -> Result<u32, Mismatch> {
     if before.kind != FuncKind::Entry || !before.has_body {
         return Ok(0);
     }
     let mut compared = 0;
-    let wrap = |f: &Function| Module {
-        items: vec![Item::Func(Box::new(f.clone()))],
-    };
-    let (mb, ma) = (wrap(before), wrap(after));
+    let (mb, ma) = (wrap(context, before), wrap(context, after));
     let size = param_layout(before)
         .iter()
         .map(|&(o, s)| o + s)
@@ -90,7 +95,7 @@ pub fn check_function(before: &Function, after: &Function, launches: u32) -> Res
             grid: [grid, 1, 1],
             block: [threads, 1, 1],
         };
-        let params: Vec<u8> = (0..size).map(|_| splitmix(&mut rng) as u8).collect();
+        let params = random_params(before, size, &mut rng);
         let seed = splitmix(&mut rng);
         let x = execute(&mb, &before.name, &launch, &params, seed);
         if x.error.is_some() {
@@ -126,4 +131,63 @@ pub fn check_function(before: &Function, after: &Function, launches: u32) -> Res
         }
     }
     Ok(compared)
+}
+
+/// Runs kernel `f` once on the random launch `check_function` would draw
+/// first, and returns the evaluator's error, if any (for diagnostics).
+pub fn probe(context: &[Item], f: &Function) -> Result<(), String> {
+    let module = wrap(context, f);
+    let size = param_layout(f)
+        .iter()
+        .map(|&(o, s)| o + s)
+        .max()
+        .unwrap_or(0) as usize;
+    let mut rng = 0x5eed_u64
+        ^ f.name
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+    let threads = 1 + (splitmix(&mut rng) % 128) as u32;
+    let grid = 1 + (splitmix(&mut rng) % 2) as u32;
+    let launch = Launch {
+        grid: [grid, 1, 1],
+        block: [threads, 1, 1],
+    };
+    let params = random_params(f, size, &mut rng);
+    let seed = splitmix(&mut rng);
+    match execute(&module, &f.name, &launch, &params, seed).error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// A module of the variables in `context` and `f`.
+fn wrap(context: &[Item], f: &Function) -> Module {
+    let mut items: Vec<Item> = context
+        .iter()
+        .filter(|i| matches!(i, Item::Var(_)))
+        .cloned()
+        .collect();
+    items.push(Item::Func(Box::new(f.clone())));
+    Module { items }
+}
+
+/// A random parameter block. Eight-byte parameters (pointers, mostly) are
+/// random bits; narrower ones are small half the time, so that loop bounds
+/// and sizes taken from parameters stay within the step budget.
+fn random_params(f: &Function, size: usize, rng: &mut u64) -> Vec<u8> {
+    let mut block = vec![0u8; size];
+    for (off, len) in param_layout(f) {
+        let v = if len <= 4 && splitmix(rng).is_multiple_of(2) {
+            splitmix(rng) % 64
+        } else {
+            splitmix(rng)
+        };
+        for k in 0..len.min(8) {
+            block[(off + k) as usize] = (v >> (8 * k)) as u8;
+        }
+        for k in 8..len {
+            block[(off + k) as usize] = splitmix(rng) as u8;
+        }
+    }
+    block
 }

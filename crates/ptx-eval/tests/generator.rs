@@ -19,7 +19,7 @@ fn every_launch_of_every_program_runs() {
         for i in f.layout.blocks().flat_map(|b| f.layout.block_insts(b)) {
             families.insert(f.op(i).mnemonic.to_string());
         }
-        let compared = ptx_eval::check::check_function(f, f, 8).unwrap();
+        let compared = ptx_eval::check::check_function(&m.items, f, f, 8).unwrap();
         assert_eq!(
             compared, 8,
             "program {seed} could not run every launch:\n{src}"

@@ -275,3 +275,203 @@ fn scratch_uses_local_memory_and_generic_addresses() {
         .collect();
     assert_eq!(u64s(&out["buffers"]["out"]), want);
 }
+
+#[test]
+fn matmul_in_a_2d_block() {
+    let a: Vec<u32> = words(64, 8).iter().map(|x| x % 100).collect();
+    let b: Vec<u32> = words(64, 9).iter().map(|x| x % 100).collect();
+    let out = run(
+        "matmul.ptx",
+        json!({"block": [8, 8], "buffers": {"a": {"type": "u32", "data": a}, "b": {"type": "u32", "data": b}, "c": {"type": "u32", "zeros": 64}},
+               "params": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "c"}]}),
+    );
+    let want: Vec<u64> = (0..64)
+        .map(|e| {
+            (0..8)
+                .map(|k| (a[e / 8 * 8 + k] * b[k * 8 + e % 8]) as u64)
+                .sum()
+        })
+        .collect();
+    assert_eq!(u64s(&out["buffers"]["c"]), want);
+}
+
+#[test]
+fn scan_in_shared_memory() {
+    let input: Vec<u32> = words(256, 10).iter().map(|x| x % 1000).collect();
+    let out = run(
+        "scan.ptx",
+        json!({"block": [256], "buffers": {"in": {"type": "u32", "data": input}, "out": {"type": "u32", "zeros": 256}},
+               "params": [{"buffer": "in"}, {"buffer": "out"}]}),
+    );
+    let want: Vec<u64> = input
+        .iter()
+        .scan(0u64, |s, &x| {
+            *s += x as u64;
+            Some(*s)
+        })
+        .collect();
+    assert_eq!(u64s(&out["buffers"]["out"]), want);
+}
+
+#[test]
+fn fclamp_selects_with_float_compares() {
+    let mut input: Vec<f32> = (0..28).map(|t| t as f32 * 0.45 - 6.0).collect();
+    input.extend([f32::NAN, -0.0, f32::INFINITY, f32::NEG_INFINITY]);
+    let data: Vec<Json> = input
+        .iter()
+        .map(|x| {
+            if x.is_nan() {
+                json!("nan")
+            } else if x.is_infinite() {
+                json!(if *x > 0.0 { "inf" } else { "-inf" })
+            } else {
+                json!(x)
+            }
+        })
+        .collect();
+    let out = run(
+        "fclamp.ptx",
+        json!({"block": [32], "buffers": {"in": {"type": "f32", "data": data}, "out": {"type": "f32", "zeros": 32}},
+               "params": [{"buffer": "in"}, {"buffer": "out"}]}),
+    );
+    for (x, g) in input.iter().zip(out["buffers"]["out"].as_array().unwrap()) {
+        let abs = if *x < 0.0 { -x } else { *x };
+        let c1 = if *x > 4.0 { 4.0 } else { *x };
+        let c2 = if *x < -4.0 { -4.0 } else { c1 };
+        let want = if abs < 1.0 { x * x } else { c2 };
+        let got = match g {
+            Json::String(s) if s == "nan" => f32::NAN,
+            Json::String(s) if s == "inf" => f32::INFINITY,
+            Json::String(_) => f32::NEG_INFINITY,
+            v => v.as_f64().unwrap() as f32,
+        };
+        assert_eq!(got.to_bits(), want.to_bits(), "x = {x}");
+    }
+}
+
+#[test]
+fn mix64_hashes_with_64_bit_arithmetic() {
+    let seed: u64 = 0x0123_4567_89ab_cdef;
+    let out = run(
+        "mix64.ptx",
+        json!({"grid": [3], "block": [50], "buffers": {"out": {"type": "u64", "zeros": 150}},
+               "params": [{"u64": seed}, {"buffer": "out"}]}),
+    );
+    let want: Vec<u64> = (0..150u64)
+        .map(|i| {
+            let mut z = seed.wrapping_add(i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        })
+        .collect();
+    assert_eq!(u64s(&out["buffers"]["out"]), want);
+}
+
+#[test]
+fn gcd_loops_with_remainders() {
+    let a: Vec<u32> = words(64, 11).iter().map(|x| x % 100_000).collect();
+    let mut b: Vec<u32> = words(64, 12).iter().map(|x| x % 5_000).collect();
+    b[3] = 0;
+    let out = run(
+        "gcd.ptx",
+        json!({"block": [64], "buffers": {"a": {"type": "u32", "data": a}, "b": {"type": "u32", "data": b}, "out": {"type": "u32", "zeros": 192}},
+               "params": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "out"}]}),
+    );
+    let mut want = Vec::new();
+    for (&x, &y) in a.iter().zip(&b) {
+        let (mut u, mut v) = (x, y);
+        while v != 0 {
+            (u, v) = (v, u % v);
+        }
+        want.extend([
+            u as u64,
+            (x.wrapping_sub(y) as i32).unsigned_abs() as u64,
+            x.reverse_bits() as u64,
+        ]);
+    }
+    assert_eq!(u64s(&out["buffers"]["out"]), want);
+}
+
+#[test]
+fn transpose_through_a_shared_tile() {
+    let input: Vec<u32> = (0..1024).collect();
+    let out = run(
+        "transpose.ptx",
+        json!({"grid": [4, 4], "block": [8, 8], "buffers": {"in": {"type": "u32", "data": input}, "out": {"type": "u32", "zeros": 1024}},
+               "params": [{"buffer": "in"}, {"buffer": "out"}]}),
+    );
+    let want: Vec<u64> = (0..1024u64).map(|e| (e % 32) * 32 + e / 32).collect();
+    assert_eq!(u64s(&out["buffers"]["out"]), want);
+}
+
+#[test]
+fn shist_uses_shared_and_global_atomics() {
+    let input: Vec<u32> = words(512, 13).iter().map(|x| x & 0xff).collect();
+    let out = run(
+        "shist.ptx",
+        json!({"grid": [4], "block": [128], "buffers": {"in": {"type": "u8", "data": input}, "bins": {"type": "u32", "zeros": 16}},
+               "params": [{"buffer": "in"}, {"buffer": "bins"}]}),
+    );
+    let mut want = vec![0u64; 16];
+    for x in &input {
+        want[(x >> 4) as usize] += 1;
+    }
+    assert_eq!(u64s(&out["buffers"]["bins"]), want);
+}
+
+#[test]
+fn early_exit_leaves_other_lanes_running() {
+    let input: Vec<i64> = (0..64)
+        .map(|t| {
+            if t % 3 == 0 {
+                -(t as i64) - 1
+            } else {
+                (t as i64) * 977
+            }
+        })
+        .collect();
+    let out = run(
+        "early.ptx",
+        json!({"block": [64], "buffers": {"in": {"type": "s32", "data": input}, "out": {"type": "u32", "zeros": 64}},
+               "params": [{"buffer": "in"}, {"buffer": "out"}]}),
+    );
+    let want: Vec<u64> = input
+        .iter()
+        .map(|&x| {
+            if x < 0 {
+                0
+            } else {
+                (32 - (x as u32).leading_zeros()).max(1) as u64
+            }
+        })
+        .collect();
+    assert_eq!(u64s(&out["buffers"]["out"]), want);
+}
+
+#[test]
+fn div64_divides_unsigned_and_signed() {
+    let a: Vec<u64> = words(64, 14)
+        .iter()
+        .zip(words(64, 15))
+        .map(|(&h, l)| (h as u64) << 32 | l as u64)
+        .collect();
+    let b: Vec<u64> = words(64, 16)
+        .iter()
+        .map(|&x| x as u64 >> (x % 24))
+        .collect();
+    let out = run(
+        "div64.ptx",
+        json!({"block": [64], "buffers": {"a": {"type": "u64", "data": a}, "b": {"type": "u64", "data": b},
+               "q": {"type": "u64", "zeros": 64}, "r": {"type": "u64", "zeros": 64}},
+               "params": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "q"}, {"buffer": "r"}]}),
+    );
+    let q: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| x / (y | 1)).collect();
+    let r: Vec<u64> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| (x as i64).wrapping_rem((y | 1) as i64) as u64)
+        .collect();
+    assert_eq!(u64s(&out["buffers"]["q"]), q);
+    assert_eq!(u64s(&out["buffers"]["r"]), r);
+}

@@ -253,7 +253,7 @@ fn report(f: &Function, errors: Vec<ptx_ir::verify::VerifierError>) -> Result<()
 pub fn check_each(launches: u32) -> ptx_passes::manager::PassCheck {
     ptx_passes::manager::PassCheck(std::sync::Arc::new(
         move |pass: &str, before: &ptx_ir::Function, after: &ptx_ir::Function| {
-            ptx_eval::check::check_function(before, after, launches)
+            ptx_eval::check::check_function(&[], before, after, launches)
                 .map(|_| ())
                 .map_err(|m| {
                     format!(
