@@ -89,6 +89,9 @@ struct Back<'c> {
 impl Back<'_> {
     fn emit(&mut self, unit: Unit) -> Result<(), Error> {
         let (mut item, dt) = unit.finish_with_domtree();
+        if self.cfg.instrumentation.check_each.is_some() && matches!(item, Item::Var(_)) {
+            CHECK_CONTEXT.with(|c| c.borrow_mut().push(item.clone()));
+        }
         if let Item::Func(f) = &mut item {
             let errors = match &dt {
                 Some(dt) => ptx_ir::verify::verify_function_with(f, dt),
@@ -171,6 +174,7 @@ fn count(f: &Function, into: &mut BTreeMap<String, u64>) {
 fn run(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, String)> {
     let text = check_utf8(src).map_err(|d| (Error::Source(d), String::new()))?;
     let mut parser = Parser::new(text).map_err(|d| (Error::Source(d), String::new()))?;
+    CHECK_CONTEXT.with(|c| c.borrow_mut().clear());
     let mut back = Back {
         cfg,
         pm: PassManager::new(&cfg.passes, cfg.instrumentation.clone()),
@@ -247,13 +251,21 @@ fn report(f: &Function, errors: Vec<ptx_ir::verify::VerifierError>) -> Result<()
     }
 }
 
+thread_local! {
+    /// Module variables seen so far in this thread's run, for
+    /// `--check-each` (passes run on the thread that emits items, in
+    /// source order, so a kernel's variables are already here).
+    static CHECK_CONTEXT: std::cell::RefCell<Vec<Item>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The `--check-each=N` hook: runs each kernel before and after a pass on
 /// `launches` random launches with the evaluator and reports the first
 /// differing global store.
 pub fn check_each(launches: u32) -> ptx_passes::manager::PassCheck {
     ptx_passes::manager::PassCheck(std::sync::Arc::new(
         move |pass: &str, before: &ptx_ir::Function, after: &ptx_ir::Function| {
-            ptx_eval::check::check_function(&[], before, after, launches)
+            CHECK_CONTEXT
+                .with(|c| ptx_eval::check::check_function(&c.borrow(), before, after, launches))
                 .map(|_| ())
                 .map_err(|m| {
                     format!(

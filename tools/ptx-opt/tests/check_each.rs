@@ -100,3 +100,46 @@ fn correct_passes_pass_the_check() {
         .collect();
     run_pipeline(&passes).unwrap();
 }
+
+/// The kernel reads a module variable, so it only runs (and the wrong pass
+/// only shows) if `--check-each` sees the module's variables.
+#[test]
+fn module_variables_are_visible_to_the_check() {
+    let src = r#".version 7.0
+.target sm_75
+.address_size 64
+
+.global .align 4 .u32 base = 1000;
+
+.visible .entry uses_global(.param .u64 out)
+{
+	.reg .b32 %r<5>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	ld.global.u32 %r1, [base];
+	mov.u32 %r2, %tid.x;
+	sub.s32 %r3, %r1, %r2;
+	mul.wide.u32 %rd2, %r2, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+"#;
+    let cfg = ptx_opt::Config {
+        passes: vec![(&SWAP_SUB, vec![])],
+        instrumentation: Instrumentation {
+            check_each: Some(ptx_opt::check_each(8)),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let err = match ptx_opt::process_with(src.as_bytes(), &cfg) {
+        Ok(_) => panic!("the wrong pass was not caught"),
+        Err((ptx_opt::Error::Plain(m), _)) => m,
+        Err((e, _)) => panic!("{e:?}"),
+    };
+    assert!(
+        err.starts_with("check-each: pass 'swap-sub' changed the behaviour of 'uses_global'"),
+        "{err}"
+    );
+}
