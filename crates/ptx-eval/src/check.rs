@@ -88,14 +88,19 @@ pub fn check_function(
             .name
             .bytes()
             .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-    for _ in 0..launches {
+    let sliced = param_layout(before).iter().any(|&(_, len)| len == 4);
+    for launch_index in 0..launches {
         let threads = 1 + (splitmix(&mut rng) % 128) as u32;
         let grid = 1 + (splitmix(&mut rng) % 2) as u32;
         let launch = Launch {
             grid: [grid, 1, 1],
             block: [threads, 1, 1],
         };
-        let params = random_params(before, size, &mut rng);
+        let mut params = random_params(before, size, &mut rng);
+        let bit_sliced = sliced && launch_index == 0;
+        if bit_sliced {
+            bit_slice(before, &mut params);
+        }
         let seed = splitmix(&mut rng);
         let x = execute(&mb, &before.name, &launch, &params, seed);
         if x.error.is_some() {
@@ -106,7 +111,8 @@ pub fn check_function(
         let mut describe = String::new();
         let _ = write!(
             describe,
-            "grid [{grid},1,1] block [{threads},1,1] memory seed 0x{seed:x} params 0x"
+            "grid [{grid},1,1] block [{threads},1,1] memory seed 0x{seed:x} {}params 0x",
+            if bit_sliced { "bit-sliced " } else { "" }
         );
         for b in &params {
             let _ = write!(describe, "{b:02x}");
@@ -190,4 +196,28 @@ fn random_params(f: &Function, size: usize, rng: &mut u64) -> Vec<u8> {
         }
     }
     block
+}
+
+/// Bit-sliced inputs: the k-th 32-bit parameter gets the k-th column of
+/// the truth table of five variables (0xaaaaaaaa, 0xcccccccc, …), so bit i
+/// of the parameters runs input combination i. A computation that is
+/// purely bitwise in up to five 32-bit parameters is thereby checked on
+/// every combination of their bits in one launch (three inputs, lop3's
+/// case, need 8 combinations; five give all 32).
+fn bit_slice(f: &Function, params: &mut [u8]) {
+    const COLUMNS: [u32; 5] = [
+        0xaaaa_aaaa,
+        0xcccc_cccc,
+        0xf0f0_f0f0,
+        0xff00_ff00,
+        0xffff_0000,
+    ];
+    let mut k = 0;
+    for (off, len) in param_layout(f) {
+        if len == 4 {
+            let v = COLUMNS[k % COLUMNS.len()];
+            params[off as usize..off as usize + 4].copy_from_slice(&v.to_le_bytes());
+            k += 1;
+        }
+    }
 }

@@ -143,3 +143,88 @@ fn module_variables_are_visible_to_the_check() {
         "{err}"
     );
 }
+
+/// Wrong on one input combination in 32: `a & b & c & d & e` loses its
+/// last `& e`, which matters only where a, b, c, d are all 1 and e is 0.
+/// The bit-sliced launch (the first one) runs all 32 combinations, so one
+/// launch is enough to catch it.
+struct DropLastAnd;
+
+impl Pass for DropLastAnd {
+    fn name(&self) -> &'static str {
+        "drop-last-and"
+    }
+    fn run(&mut self, f: &mut ptx_ir::Function, _: &mut AnalysisManager) -> Preserved {
+        let insts: Vec<_> = f
+            .layout
+            .blocks()
+            .flat_map(|b| f.layout.block_insts(b).collect::<Vec<_>>())
+            .collect();
+        let last = insts
+            .iter()
+            .rev()
+            .find(|&&i| f.op(i).opcode == ptx_ir::Opcode::And)
+            .copied();
+        match last {
+            Some(i) => {
+                let x = f.dfg.insts[i].operands[1].clone();
+                f.dfg.insts[i].operands[2] = x;
+                Preserved::Cfg
+            }
+            None => Preserved::All,
+        }
+    }
+}
+
+static DROP_LAST_AND: PassInfo = PassInfo {
+    name: "drop-last-and",
+    summary: "deliberately wrong on one combination in 32",
+    params: &[],
+    idempotent: false,
+    create: |_| Box::new(DropLastAnd),
+};
+
+#[test]
+fn bit_sliced_launch_covers_every_combination() {
+    let src = r#".version 7.0
+.target sm_75
+.address_size 64
+
+.visible .entry and5(.param .u64 out, .param .u32 a, .param .u32 b, .param .u32 c, .param .u32 d, .param .u32 e)
+{
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [a];
+	ld.param.u32 %r2, [b];
+	ld.param.u32 %r3, [c];
+	ld.param.u32 %r4, [d];
+	ld.param.u32 %r5, [e];
+	and.b32 %r6, %r1, %r2;
+	and.b32 %r7, %r6, %r3;
+	and.b32 %r8, %r7, %r4;
+	and.b32 %r9, %r8, %r5;
+	st.global.u32 [%rd1], %r9;
+	ret;
+}
+"#;
+    let module = ptx_parse::parse_module(src).unwrap();
+    let mut f = module.functions().next().unwrap().clone();
+    let inst = Instrumentation {
+        check_each: Some(ptx_opt::check_each(1)),
+        ..Default::default()
+    };
+    let mut pm = PassManager::new(&[(&DROP_LAST_AND, vec![])], inst);
+    let err = pm
+        .run(&mut f, &mut AnalysisManager::new(), &mut String::new())
+        .unwrap_err();
+    assert!(err.contains("bit-sliced params 0x"), "{err}");
+    // a..e are 0xaaaaaaaa, 0xcccccccc, 0xf0f0f0f0, 0xff00ff00, 0xffff0000:
+    // only bit 15 has a = b = c = d = 1 and e = 0.
+    assert!(
+        err.contains("before: st [0x")
+            && err.contains("= 0x80000000; after: st [0x")
+            && err.contains("= 0x80008000"),
+        "{err}"
+    );
+}
