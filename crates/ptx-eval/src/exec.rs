@@ -1067,6 +1067,26 @@ fn exec(
                 out[lane] = if c.v[lane] != 0 { a.v[lane] } else { b.v[lane] };
             }
         }
+        Opcode::Slct => {
+            // slct.dtype.ctype d, a, b, c: d = c >= 0 ? a : b. With an f32
+            // c, NaN selects b, and .ftz flushes a subnormal c to zero first.
+            let dty = info.types().next().unwrap_or(ty);
+            let (a, b, c) = (
+                s(1, dty, w, cta, m)?,
+                s(2, dty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            let ftz = word("ftz");
+            for lane in 0..32 {
+                let pick_a = if ty == Type::F32 {
+                    let x = f32::from_bits(c.v[lane] as u32);
+                    (ftz && x.is_subnormal()) || x >= 0.0
+                } else {
+                    c.v[lane] as u32 as i32 >= 0
+                };
+                out[lane] = if pick_a { a.v[lane] } else { b.v[lane] };
+            }
+        }
         Opcode::Lop3 => {
             let (a, b, c, lut) = (
                 s(1, ty, w, cta, m)?,

@@ -44,6 +44,12 @@ fn widths(v: &Json) -> Vec<(char, u32)> {
             ('c', 1),
             ('d', bits("type")),
         ],
+        "slct" => vec![
+            ('a', bits("dtype")),
+            ('b', bits("dtype")),
+            ('c', 32),
+            ('d', bits("dtype")),
+        ],
         _ => vec![('a', 32), ('b', 32), ('c', 32), ('d', 32)],
     }
 }
