@@ -45,6 +45,8 @@ pub struct Machine {
     pub symbols: FxHashMap<String, u64>,
     /// Thread-instructions left before the run is stopped.
     pub fuel: u64,
+    /// The budget the machine started with (`%clock` counts from it).
+    pub fuel_start: u64,
 }
 
 impl Machine {
@@ -54,6 +56,7 @@ impl Machine {
             global: Global::new(),
             symbols: FxHashMap::default(),
             fuel,
+            fuel_start: fuel,
         }
     }
 }
@@ -548,7 +551,6 @@ fn special(k: &Kernel, cta: &Cta, w: &Warp, name: &str, lane: usize, mask: u32) 
         "%lanemask_le" => (1u64 << (lane + 1)) - 1,
         "%lanemask_gt" => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
         "%lanemask_ge" => (!((1u64 << lane) - 1)) & 0xffff_ffff,
-        "%clock" | "%clock64" => 0,
         _ => {
             let _ = mask;
             return None;
@@ -593,6 +595,17 @@ fn src(
             }
         }
         Operand::Imm(imm) => out.v = [imm_bits(imm, ty, &f.ops.syms); 32],
+        Operand::Special(s) if f.ops.word(*s).starts_with("%clock") => {
+            // A deterministic clock: thread-instructions run so far (the
+            // fuel spent), the same on every run of the same launch.
+            let spent = m.fuel_start - m.fuel;
+            let v = if f.ops.word(*s) == "%clock" {
+                spent & 0xffff_ffff
+            } else {
+                spent
+            };
+            out.v = [v; 32];
+        }
         Operand::Special(s) => {
             let name = f.ops.word(*s);
             for lane in 0..32 {

@@ -328,3 +328,13 @@ fn divergent_loops_reconverge() {
         steps
     });
 }
+
+#[test]
+fn clock_is_deterministic_and_counts_up() {
+    let body = "\tmov.u32 %r6, %clock;\n\tadd.s32 %r7, %r2, 1;\n\tadd.s32 %r7, %r7, 1;\n\tmov.u32 %r8, %clock;\n\tsub.s32 %r10, %r8, %r6;";
+    let rows = vec![[0u32; 4]; 32];
+    let first = run_body(body, &rows);
+    assert_eq!(first, run_body(body, &rows));
+    // Three instructions of 32 lanes ran between the two reads.
+    assert_eq!(first, vec![3 * 32; 32]);
+}
