@@ -628,6 +628,13 @@ fn src(
                 // own state space; `cvta` makes it generic.
                 o
             } else {
+                if f.decls
+                    .iter()
+                    .any(|d| d.starts_with(".param") && decl_name(d) == Some(name))
+                {
+                    // Call-site parameters: only calls use them.
+                    return Err(EvalError::new(pos, format!("'{name}' is a call parameter: calls are not supported by the evaluator yet")));
+                }
                 return Err(EvalError::new(pos, format!("unknown symbol '{name}'")));
             };
             out.v = [base.wrapping_add(*off as u64); 32];
@@ -1335,13 +1342,21 @@ fn exec(
             }
             return Ok(());
         }
-        Opcode::Other if &*info.mnemonic == "atom" => {
-            // atom.global.add.u32 / atom.global.add.u64 and exch, min, max.
-            let Some(Operand::Addr(a)) = d.operands.get(1) else {
+        Opcode::Other if matches!(&*info.mnemonic, "atom" | "red") => {
+            // atom d, [a], b{, c} returns the old value; red [a], b does not.
+            // Lanes update memory one after another, in lane order.
+            let red = &*info.mnemonic == "red";
+            let at = if red { 0 } else { 1 };
+            let Some(Operand::Addr(a)) = d.operands.get(at) else {
                 return Err(unsupported());
             };
             let base = src(k, cta, w, m, &a.base, Type::U64, run, pos)?;
-            let b = s(2, ty, w, cta, m)?;
+            let b = s(at + 1, ty, w, cta, m)?;
+            let c = if word("cas") {
+                Some(s(at + 2, ty, w, cta, m)?)
+            } else {
+                None
+            };
             let len = (bits as u64).div_ceil(8);
             for lane in 0..32 {
                 if run & (1 << lane) == 0 {
@@ -1350,14 +1365,66 @@ fn exec(
                 let addr = base.v[lane].wrapping_add(a.offset as u64);
                 let old =
                     mem_access(k, cta, w, m, info.space(), addr, len, lane, None, pos)? as u64;
-                let new = if word("add") {
-                    old.wrapping_add(b.v[lane]) & mb
+                let y = b.v[lane] & mb;
+                let float = |op: fn(f64, f64) -> f64| {
+                    if ty == Type::F32 {
+                        let (p, q) = (f32::from_bits(old as u32), f32::from_bits(y as u32));
+                        (op(p as f64, q as f64) as f32).to_bits() as u64
+                    } else {
+                        op(f64::from_bits(old), f64::from_bits(y)).to_bits()
+                    }
+                };
+                let new = if word("add") && ty.is_float() {
+                    // Each add rounds in the instruction's own precision.
+                    if ty == Type::F32 {
+                        (f32::from_bits(old as u32) + f32::from_bits(y as u32)).to_bits() as u64
+                    } else {
+                        (f64::from_bits(old) + f64::from_bits(y)).to_bits()
+                    }
+                } else if word("add") {
+                    old.wrapping_add(y) & mb
                 } else if word("exch") {
-                    b.v[lane]
-                } else if word("min") {
-                    old.min(b.v[lane])
-                } else if word("max") {
-                    old.max(b.v[lane])
+                    y
+                } else if word("and") || info.bool_op() == Some(BoolOp::And) {
+                    old & y
+                } else if word("or") || info.bool_op() == Some(BoolOp::Or) {
+                    old | y
+                } else if word("xor") || info.bool_op() == Some(BoolOp::Xor) {
+                    old ^ y
+                } else if word("inc") {
+                    if old >= y {
+                        0
+                    } else {
+                        old + 1
+                    }
+                } else if word("dec") {
+                    if old == 0 || old > y {
+                        y
+                    } else {
+                        old - 1
+                    }
+                } else if let Some(c) = &c {
+                    if old == y {
+                        c.v[lane] & mb
+                    } else {
+                        old
+                    }
+                } else if word("min") || word("max") {
+                    let min = word("min");
+                    if ty.is_float() {
+                        float(if min { f64::min } else { f64::max })
+                    } else {
+                        let less = if ty.is_signed() {
+                            sext(old, bits) < sext(y, bits)
+                        } else {
+                            old < y
+                        };
+                        if less == min {
+                            old
+                        } else {
+                            y
+                        }
+                    }
                 } else {
                     return Err(unsupported());
                 };
@@ -1374,6 +1441,40 @@ fn exec(
                     pos,
                 )?;
                 out[lane] = old;
+            }
+            if red {
+                return Ok(());
+            }
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "div" | "sqrt") && ty.is_float() => {
+            // Only the IEEE round-to-nearest forms are exact; the .approx
+            // and .full forms are implementation-defined and reported.
+            if !word("rn") || word("ftz") {
+                return Err(unsupported());
+            }
+            let div = &*info.mnemonic == "div";
+            let a = s(1, ty, w, cta, m)?;
+            let b = if div {
+                Some(s(2, ty, w, cta, m)?)
+            } else {
+                None
+            };
+            for lane in 0..32 {
+                out[lane] = if ty == Type::F32 {
+                    let x = f32::from_bits(a.v[lane] as u32);
+                    let r = match &b {
+                        Some(b) => x / f32::from_bits(b.v[lane] as u32),
+                        None => x.sqrt(),
+                    };
+                    r.to_bits() as u64
+                } else {
+                    let x = f64::from_bits(a.v[lane]);
+                    let r = match &b {
+                        Some(b) => x / f64::from_bits(b.v[lane]),
+                        None => x.sqrt(),
+                    };
+                    r.to_bits()
+                };
             }
         }
         Opcode::Vadd2

@@ -338,3 +338,54 @@ fn clock_is_deterministic_and_counts_up() {
     // Three instructions of 32 lanes ran between the two reads.
     assert_eq!(first, vec![3 * 32; 32]);
 }
+
+#[test]
+fn atomics_update_memory_and_return_the_old_value() {
+    // Each thread updates its own first input word, then reads it back:
+    // %r10 = new value, checked against the ISA definition; the returned
+    // old value must be the original input.
+    let atom = |op: &str, operands: &str| {
+        format!("\tatom.global.{op} %r6, [%rd4], {operands};\n\tsetp.ne.s32 %p1, %r6, %r2;\n\t@%p1 trap;\n\tld.global.u32 %r10, [%rd4];")
+    };
+    check(&atom("add.u32", "%r3"), 60, |a, b, _, _| a.wrapping_add(b));
+    check(&atom("min.s32", "%r3"), 61, |a, b, _, _| {
+        (a as i32).min(b as i32) as u32
+    });
+    check(&atom("max.u32", "%r3"), 62, |a, b, _, _| a.max(b));
+    check(&atom("and.b32", "%r3"), 63, |a, b, _, _| a & b);
+    check(&atom("xor.b32", "%r3"), 64, |a, b, _, _| a ^ b);
+    check(
+        &atom("inc.u32", "%r3"),
+        65,
+        |a, b, _, _| if a >= b { 0 } else { a + 1 },
+    );
+    check(&atom("dec.u32", "%r3"), 66, |a, b, _, _| {
+        if a == 0 || a > b {
+            b
+        } else {
+            a - 1
+        }
+    });
+    check(
+        &atom("cas.b32", "%r3, %r4"),
+        67,
+        |a, b, c, _| if a == b { c } else { a },
+    );
+    // Equal compare values make cas swap.
+    check(&atom("cas.b32", "%r2, %r4"), 68, |_, _, c, _| c);
+    check(&atom("add.f32", "%r3"), 69, |a, b, _, _| {
+        (f32::from_bits(a) + f32::from_bits(b)).to_bits()
+    });
+}
+
+#[test]
+fn float_division_and_square_root_round_to_nearest() {
+    check("\tmov.b32 %f1, %r2;\n\tmov.b32 %f2, %r3;\n\tdiv.rn.f32 %f3, %f1, %f2;\n\tmov.b32 %r10, %f3;", 70, |a, b, _, _| {
+        (f32::from_bits(a) / f32::from_bits(b)).to_bits()
+    });
+    check(
+        "\tmov.b32 %f1, %r2;\n\tsqrt.rn.f32 %f3, %f1;\n\tmov.b32 %r10, %f3;",
+        71,
+        |a, _, _, _| f32::from_bits(a).sqrt().to_bits(),
+    );
+}
