@@ -221,7 +221,7 @@ pub fn run_case(module: &Module, case: &str, fuel: u64) -> Result<Json, String> 
         }
     }
     // The param block.
-    let slots = param_layout(f);
+    let (slots, size) = param_layout(f);
     let given: &[Json] = match obj.get("params") {
         Some(p) => p.as_array().ok_or("case: 'params' must be an array")?,
         None => &[],
@@ -233,7 +233,6 @@ pub fn run_case(module: &Module, case: &str, fuel: u64) -> Result<Json, String> 
             given.len()
         ));
     }
-    let size = slots.iter().map(|&(o, s)| o + s).max().unwrap_or(0);
     let mut block = vec![0u8; size as usize];
     for (k, (p, &(off, slot))) in given.iter().zip(&slots).enumerate() {
         let po = p.as_object().filter(|o| o.len() == 1).ok_or_else(|| {

@@ -13,6 +13,7 @@
 //! nothing and is skipped; the transformed kernel failing where the
 //! original succeeded is a mismatch.
 
+use crate::rng::splitmix;
 use crate::{param_layout, run, Launch, Machine};
 use ptx_ir::{FuncKind, Function, Item, Module};
 use std::fmt::Write;
@@ -32,14 +33,6 @@ pub struct Mismatch {
 struct Outcome {
     stores: Vec<(u64, u64, u128)>,
     error: Option<String>,
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 fn execute(module: &Module, name: &str, launch: &Launch, params: &[u8], seed: u64) -> Outcome {
@@ -78,30 +71,15 @@ pub fn check_function(
     }
     let mut compared = 0;
     let (mb, ma) = (wrap(context, before), wrap(context, after));
-    let size = param_layout(before)
-        .iter()
-        .map(|&(o, s)| o + s)
-        .max()
-        .unwrap_or(0) as usize;
-    let mut rng = 0x5eed_u64
-        ^ before
-            .name
-            .bytes()
-            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-    let sliced = param_layout(before).iter().any(|&(_, len)| len == 4);
-    for launch_index in 0..launches {
-        let threads = 1 + (splitmix(&mut rng) % 128) as u32;
-        let grid = 1 + (splitmix(&mut rng) % 2) as u32;
-        let launch = Launch {
-            grid: [grid, 1, 1],
-            block: [threads, 1, 1],
-        };
-        let mut params = random_params(before, size, &mut rng);
-        let bit_sliced = sliced && launch_index == 0;
-        if bit_sliced {
-            bit_slice(before, &mut params);
-        }
-        let seed = splitmix(&mut rng);
+    let mut draws = Draws::new(before);
+    for _ in 0..launches {
+        let Trial {
+            launch,
+            params,
+            seed,
+            bit_sliced,
+        } = draws.next();
+        let (grid, threads) = (launch.grid[0], launch.block[0]);
         let x = execute(&mb, &before.name, &launch, &params, seed);
         if x.error.is_some() {
             continue;
@@ -142,25 +120,8 @@ pub fn check_function(
 /// Runs kernel `f` once on the random launch `check_function` would draw
 /// first, and returns the evaluator's error, if any (for diagnostics).
 pub fn probe(context: &[Item], f: &Function) -> Result<(), String> {
-    let module = wrap(context, f);
-    let size = param_layout(f)
-        .iter()
-        .map(|&(o, s)| o + s)
-        .max()
-        .unwrap_or(0) as usize;
-    let mut rng = 0x5eed_u64
-        ^ f.name
-            .bytes()
-            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-    let threads = 1 + (splitmix(&mut rng) % 128) as u32;
-    let grid = 1 + (splitmix(&mut rng) % 2) as u32;
-    let launch = Launch {
-        grid: [grid, 1, 1],
-        block: [threads, 1, 1],
-    };
-    let params = random_params(f, size, &mut rng);
-    let seed = splitmix(&mut rng);
-    match execute(&module, &f.name, &launch, &params, seed).error {
+    let t = Draws::new(f).next();
+    match execute(&wrap(context, f), &f.name, &t.launch, &t.params, t.seed).error {
         Some(e) => Err(e),
         None => Ok(()),
     }
@@ -177,47 +138,100 @@ fn wrap(context: &[Item], f: &Function) -> Module {
     Module { items }
 }
 
-/// A random parameter block. Eight-byte parameters (pointers, mostly) are
-/// random bits; narrower ones are small half the time, so that loop bounds
-/// and sizes taken from parameters stay within the step budget.
-fn random_params(f: &Function, size: usize, rng: &mut u64) -> Vec<u8> {
-    let mut block = vec![0u8; size];
-    for (off, len) in param_layout(f) {
-        let v = if len <= 4 && splitmix(rng).is_multiple_of(2) {
-            splitmix(rng) % 64
-        } else {
-            splitmix(rng)
-        };
-        for k in 0..len.min(8) {
-            block[(off + k) as usize] = (v >> (8 * k)) as u8;
-        }
-        for k in 8..len {
-            block[(off + k) as usize] = splitmix(rng) as u8;
-        }
-    }
-    block
+/// One launch to compare on.
+struct Trial {
+    launch: Launch,
+    params: Vec<u8>,
+    /// Seed of the hashed global memory.
+    seed: u64,
+    bit_sliced: bool,
 }
 
-/// Bit-sliced inputs: the k-th 32-bit parameter gets the k-th column of
-/// the truth table of five variables (0xaaaaaaaa, 0xcccccccc, …), so bit i
-/// of the parameters runs input combination i. A computation that is
-/// purely bitwise in up to five 32-bit parameters is thereby checked on
-/// every combination of their bits in one launch (three inputs, lop3's
-/// case, need 8 combinations; five give all 32).
-fn bit_slice(f: &Function, params: &mut [u8]) {
-    const COLUMNS: [u32; 5] = [
-        0xaaaa_aaaa,
-        0xcccc_cccc,
-        0xf0f0_f0f0,
-        0xff00_ff00,
-        0xffff_0000,
-    ];
-    let mut k = 0;
-    for (off, len) in param_layout(f) {
-        if len == 4 {
-            let v = COLUMNS[k % COLUMNS.len()];
-            params[off as usize..off as usize + 4].copy_from_slice(&v.to_le_bytes());
-            k += 1;
+/// The deterministic sequence of launches for a kernel, seeded by its name.
+struct Draws {
+    /// Offset and size of each parameter.
+    slots: Vec<(u64, u64)>,
+    size: usize,
+    rng: u64,
+    drawn: u32,
+}
+
+impl Draws {
+    fn new(f: &Function) -> Self {
+        let (slots, size) = param_layout(f);
+        let rng = 0x5eed_u64
+            ^ f.name
+                .bytes()
+                .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+        Draws {
+            slots,
+            size: size as usize,
+            rng,
+            drawn: 0,
+        }
+    }
+
+    /// A CTA of 1 to 128 threads, 1 or 2 CTAs, random parameters; the
+    /// first launch of a kernel with 32-bit parameters is bit-sliced.
+    fn next(&mut self) -> Trial {
+        let threads = 1 + (splitmix(&mut self.rng) % 128) as u32;
+        let grid = 1 + (splitmix(&mut self.rng) % 2) as u32;
+        let mut params = self.random_params();
+        let bit_sliced = self.drawn == 0 && self.slots.iter().any(|&(_, len)| len == 4);
+        if bit_sliced {
+            self.bit_slice(&mut params);
+        }
+        self.drawn += 1;
+        Trial {
+            launch: Launch {
+                grid: [grid, 1, 1],
+                block: [threads, 1, 1],
+            },
+            params,
+            seed: splitmix(&mut self.rng),
+            bit_sliced,
+        }
+    }
+
+    /// A random parameter block. Eight-byte parameters (pointers, mostly)
+    /// are random bits; narrower ones are small half the time, so that loop
+    /// bounds and sizes taken from parameters stay within the step budget.
+    fn random_params(&mut self) -> Vec<u8> {
+        let mut block = vec![0u8; self.size];
+        for &(off, len) in &self.slots {
+            let rng = &mut self.rng;
+            let v = if len <= 4 && splitmix(rng).is_multiple_of(2) {
+                splitmix(rng) % 64
+            } else {
+                splitmix(rng)
+            };
+            for k in 0..len.min(8) {
+                block[(off + k) as usize] = (v >> (8 * k)) as u8;
+            }
+            for k in 8..len {
+                block[(off + k) as usize] = splitmix(rng) as u8;
+            }
+        }
+        block
+    }
+
+    /// Bit-sliced inputs: the k-th 32-bit parameter gets the k-th column
+    /// of the truth table of five variables (0xaaaaaaaa, 0xcccccccc, …), so
+    /// bit i of the parameters runs input combination i. A computation
+    /// that is purely bitwise in up to five 32-bit parameters is thereby
+    /// checked on every combination of their bits in one launch (three
+    /// inputs, lop3's case, need 8 combinations; five give all 32).
+    fn bit_slice(&self, params: &mut [u8]) {
+        const COLUMNS: [u32; 5] = [
+            0xaaaa_aaaa,
+            0xcccc_cccc,
+            0xf0f0_f0f0,
+            0xff00_ff00,
+            0xffff_0000,
+        ];
+        let words = self.slots.iter().filter(|&&(_, len)| len == 4);
+        for (&(off, _), column) in words.zip(COLUMNS.iter().cycle()) {
+            params[off as usize..off as usize + 4].copy_from_slice(&column.to_le_bytes());
         }
     }
 }

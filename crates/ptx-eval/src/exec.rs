@@ -103,31 +103,38 @@ fn decl_name(text: &str) -> Option<&str> {
 
 /// Offset and size of each kernel parameter in the param block, in
 /// declaration order with each parameter at its natural (or `.align`)
-/// alignment, as the CUDA driver lays them out.
-pub fn param_layout(f: &Function) -> Vec<(u64, u64)> {
+/// alignment, as the CUDA driver lays them out; and the block's size.
+pub fn param_layout(f: &Function) -> (Vec<(u64, u64)>, u64) {
+    let (placed, size) = place(f.params.iter().flatten().map(|p| &*p.text));
+    (
+        placed.into_iter().map(|(_, off, len)| (off, len)).collect(),
+        size,
+    )
+}
+
+/// Places declarations one after another at their alignment: each
+/// declaration with its offset and size, and the total size.
+fn place<'a>(decls: impl Iterator<Item = &'a str>) -> (Vec<(&'a str, u64, u64)>, u64) {
     let mut off = 0u64;
     let mut out = Vec::new();
-    for p in f.params.iter().flatten() {
-        let (size, align) = decl_layout(&p.text);
+    for d in decls {
+        let (size, align) = decl_layout(d);
         off = off.div_ceil(align.max(1)) * align.max(1);
-        out.push((off, size));
+        out.push((d, off, size));
         off += size.max(1);
     }
-    out
+    (out, off)
 }
 
 /// Lays out declarations: name → offset; returns the total size.
 fn layout<'a>(decls: impl Iterator<Item = &'a str>, out: &mut FxHashMap<String, u64>) -> u64 {
-    let mut off = 0u64;
-    for d in decls {
-        let (size, align) = decl_layout(d);
-        off = off.div_ceil(align.max(1)) * align.max(1);
+    let (placed, size) = place(decls);
+    for (d, off, _) in placed {
         if let Some(n) = decl_name(d) {
             out.insert(n.to_string(), off);
         }
-        off += size.max(1);
     }
-    off
+    size
 }
 
 /// Allocates module variables in global memory, with integer initializers.
@@ -145,11 +152,10 @@ fn place_module_vars(module: &Module, m: &mut Machine) {
         let addr = m.global.alloc(size);
         m.symbols.insert(v.name.to_string(), addr);
         if let Some((head, init)) = t.split_once('=') {
-            let elem = (decl_layout(head).0 / decl_layout(head).0.max(1)).max(1);
             let ty_bytes = head
                 .split_whitespace()
                 .find_map(|w| w.strip_prefix('.').and_then(Type::from_name))
-                .map_or(elem, |ty| (ty.bits() as u64).div_ceil(8));
+                .map_or(1, |ty| (ty.bits() as u64).div_ceil(8));
             let vals: Vec<u64> = init
                 .split([',', '{', '}'])
                 .map(str::trim)
@@ -366,6 +372,16 @@ fn mask_bits(ty: Type) -> u64 {
     }
 }
 
+/// The exact product of two `ty` values (sign-extended when signed), for
+/// `.hi` and `.wide`.
+fn full_product(x: u64, y: u64, ty: Type) -> u128 {
+    if ty.is_signed() {
+        (sext(x, ty.bits()) as i128 * sext(y, ty.bits()) as i128) as u128
+    } else {
+        x as u128 * y as u128
+    }
+}
+
 fn sext(v: u64, bits: u32) -> i64 {
     if bits >= 64 {
         v as i64
@@ -528,7 +544,7 @@ struct Lanes {
     v: [u64; 32],
 }
 
-fn special(k: &Kernel, cta: &Cta, w: &Warp, name: &str, lane: usize, mask: u32) -> Option<u64> {
+fn special(cta: &Cta, w: &Warp, name: &str, lane: usize) -> Option<u64> {
     let dim = |s: &str| match s.rsplit('.').next() {
         Some("x") => 0,
         Some("y") => 1,
@@ -536,7 +552,6 @@ fn special(k: &Kernel, cta: &Cta, w: &Warp, name: &str, lane: usize, mask: u32) 
         _ => 0,
     };
     let base = name.split('.').next().unwrap_or(name);
-    let _ = k;
     Some(match base {
         "%tid" => w.tid[lane][dim(name)] as u64,
         "%ntid" => cta.launch.block[dim(name)] as u64,
@@ -551,10 +566,7 @@ fn special(k: &Kernel, cta: &Cta, w: &Warp, name: &str, lane: usize, mask: u32) 
         "%lanemask_le" => (1u64 << (lane + 1)) - 1,
         "%lanemask_gt" => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
         "%lanemask_ge" => (!((1u64 << lane) - 1)) & 0xffff_ffff,
-        _ => {
-            let _ = mask;
-            return None;
-        }
+        _ => return None,
     })
 }
 
@@ -574,7 +586,6 @@ fn imm_bits(imm: &Imm, ty: Type, syms: &ptx_ir::Interner) -> u64 {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn src(
     k: &Kernel,
     cta: &Cta,
@@ -582,7 +593,6 @@ fn src(
     m: &Machine,
     o: &Operand,
     ty: Type,
-    mask: u32,
     pos: u32,
 ) -> Result<Lanes, EvalError> {
     let f = k.f;
@@ -609,7 +619,7 @@ fn src(
         Operand::Special(s) => {
             let name = f.ops.word(*s);
             for lane in 0..32 {
-                out.v[lane] = special(k, cta, w, name, lane, mask).ok_or_else(|| {
+                out.v[lane] = special(cta, w, name, lane).ok_or_else(|| {
                     EvalError::new(pos, format!("special register {name} is not supported"))
                 })?;
             }
@@ -649,7 +659,9 @@ fn src(
     Ok(out)
 }
 
-fn set_result(w: &mut Warp, f: &Function, i: Inst, o: &Operand, vals: &[u64; 32], mask: u32) {
+/// Writes `vals` to the lanes of `mask`, truncated to the destination's
+/// register class (so `.wide` results keep all their bits).
+fn set_result(w: &mut Warp, f: &Function, o: &Operand, vals: &[u64; 32], mask: u32) {
     let Operand::Value(v) = o else { return };
     let ty = f.dfg.value_type(*v).reg_class();
     let mb = mask_bits(ty);
@@ -659,12 +671,10 @@ fn set_result(w: &mut Warp, f: &Function, i: Inst, o: &Operand, vals: &[u64; 32]
             reg[lane] = vals[lane] & mb;
         }
     }
-    let _ = i;
 }
 
 #[allow(clippy::too_many_arguments)]
 fn mem_access(
-    k: &Kernel,
     cta: &mut Cta,
     w: &mut Warp,
     m: &mut Machine,
@@ -692,7 +702,6 @@ fn mem_access(
         _ if addr >= PARAM_BASE => (Space::Param, addr - PARAM_BASE),
         _ => (Space::Global, addr),
     };
-    let _ = k;
     match (space, store) {
         (Space::Global | Space::Const, None) => m.global.read(off, len).ok_or_else(oob),
         (Space::Global, Some(v)) => m.global.write(off, len, v).map(|_| 0).ok_or_else(oob),
@@ -820,7 +829,7 @@ fn exec(
             .operands
             .get(n)
             .ok_or_else(|| EvalError::new(pos, "missing operand"))?;
-        src(k, cta, w, m, o, t, run, pos)
+        src(k, cta, w, m, o, t, pos)
     };
     let word = |x: &str| info.mods.iter().any(|mm| f.ops.is_word(*mm, x));
     let has_cmp = |c: CmpOp| info.mods.contains(&Mod::Cmp(c));
@@ -889,11 +898,7 @@ fn exec(
                         Opcode::Add => x.wrapping_add(y),
                         Opcode::Sub => x.wrapping_sub(y),
                         Opcode::Mul if wide || hi => {
-                            let p = if ty.is_signed() {
-                                (sext(x, bits) as i128 * sext(y, bits) as i128) as u128
-                            } else {
-                                x as u128 * y as u128
-                            };
+                            let p = full_product(x, y, ty);
                             if wide {
                                 p as u64
                             } else {
@@ -940,19 +945,6 @@ fn exec(
                     }
                 };
             }
-            if word("wide") {
-                // The destination is twice as wide: keep all the bits.
-                let Some(Operand::Value(v)) = dest else {
-                    return Err(unsupported());
-                };
-                let reg = &mut w.regs[v.as_u32() as usize];
-                for lane in 0..32 {
-                    if run & (1 << lane) != 0 {
-                        reg[lane] = out[lane];
-                    }
-                }
-                return Ok(());
-            }
         }
         Opcode::Mad => {
             let (a, b, c) = (
@@ -974,34 +966,12 @@ fn exec(
                             .to_bits()
                     }
                 } else if wide {
-                    let p = if ty.is_signed() {
-                        (sext(x, bits) as i128 * sext(y, bits) as i128) as u64
-                    } else {
-                        (x as u128 * y as u128) as u64
-                    };
-                    p.wrapping_add(c.v[lane])
+                    (full_product(x, y, ty) as u64).wrapping_add(c.v[lane])
                 } else if has_cmp(CmpOp::Hi) {
-                    let p = if ty.is_signed() {
-                        (sext(x, bits) as i128 * sext(y, bits) as i128) as u128
-                    } else {
-                        x as u128 * y as u128
-                    };
-                    ((p >> bits) as u64).wrapping_add(c.v[lane])
+                    ((full_product(x, y, ty) >> bits) as u64).wrapping_add(c.v[lane])
                 } else {
                     x.wrapping_mul(y).wrapping_add(c.v[lane])
                 };
-            }
-            if wide {
-                let Some(Operand::Value(v)) = dest else {
-                    return Err(unsupported());
-                };
-                let reg = &mut w.regs[v.as_u32() as usize];
-                for lane in 0..32 {
-                    if run & (1 << lane) != 0 {
-                        reg[lane] = out[lane];
-                    }
-                }
-                return Ok(());
             }
         }
         Opcode::Neg | Opcode::Not | Opcode::Cnot | Opcode::Abs => {
@@ -1071,7 +1041,7 @@ fn exec(
             } else if let Some(Operand::Pair(p, q)) = dest {
                 for (v, vals) in [(p, &out), (q, &second)] {
                     if let Some(v) = v {
-                        set_result(w, f, i, &Operand::Value(*v), vals, run);
+                        set_result(w, f, &Operand::Value(*v), vals, run);
                     }
                 }
                 return Ok(());
@@ -1306,10 +1276,10 @@ fn exec(
             let Some(Operand::Addr(a)) = d.operands.get(addr_op) else {
                 return Err(unsupported());
             };
-            let base = src(k, cta, w, m, &a.base, Type::U64, run, pos)?;
-            let slots: Vec<Operand> = match &d.operands[val_op] {
-                Operand::Vector(v) => v.to_vec(),
-                o => vec![o.clone()],
+            let base = src(k, cta, w, m, &a.base, Type::U64, pos)?;
+            let slots: &[Operand] = match &d.operands[val_op] {
+                Operand::Vector(v) => v,
+                o => std::slice::from_ref(o),
             };
             if slots.len() != vec_n {
                 return Err(unsupported());
@@ -1317,7 +1287,7 @@ fn exec(
             for (e, slot) in slots.iter().enumerate() {
                 let mut vals = [0u64; 32];
                 let data = if info.opcode == Opcode::St {
-                    Some(src(k, cta, w, m, slot, ty, run, pos)?)
+                    Some(src(k, cta, w, m, slot, ty, pos)?)
                 } else {
                     None
                 };
@@ -1329,7 +1299,7 @@ fn exec(
                         .wrapping_add(a.offset as u64)
                         .wrapping_add(e as u64 * len);
                     let store = data.as_ref().map(|d| d.v[lane] as u128);
-                    let r = mem_access(k, cta, w, m, space, addr, len, lane, store, pos)? as u64;
+                    let r = mem_access(cta, w, m, space, addr, len, lane, store, pos)? as u64;
                     vals[lane] = if ty.is_signed() {
                         sext(r, bits) as u64
                     } else {
@@ -1337,7 +1307,7 @@ fn exec(
                     };
                 }
                 if info.opcode == Opcode::Ld {
-                    set_result(w, f, i, slot, &vals, run);
+                    set_result(w, f, slot, &vals, run);
                 }
             }
             return Ok(());
@@ -1350,7 +1320,7 @@ fn exec(
             let Some(Operand::Addr(a)) = d.operands.get(at) else {
                 return Err(unsupported());
             };
-            let base = src(k, cta, w, m, &a.base, Type::U64, run, pos)?;
+            let base = src(k, cta, w, m, &a.base, Type::U64, pos)?;
             let b = s(at + 1, ty, w, cta, m)?;
             let c = if word("cas") {
                 Some(s(at + 2, ty, w, cta, m)?)
@@ -1363,8 +1333,7 @@ fn exec(
                     continue;
                 }
                 let addr = base.v[lane].wrapping_add(a.offset as u64);
-                let old =
-                    mem_access(k, cta, w, m, info.space(), addr, len, lane, None, pos)? as u64;
+                let old = mem_access(cta, w, m, info.space(), addr, len, lane, None, pos)? as u64;
                 let y = b.v[lane] & mb;
                 let float = |op: fn(f64, f64) -> f64| {
                     if ty == Type::F32 {
@@ -1429,7 +1398,6 @@ fn exec(
                     return Err(unsupported());
                 };
                 mem_access(
-                    k,
                     cta,
                     w,
                     m,
@@ -1561,7 +1529,7 @@ fn exec(
         _ => return Err(unsupported()),
     }
     if let Some(o) = dest {
-        set_result(w, f, i, o, &out, run);
+        set_result(w, f, o, &out, run);
     }
     Ok(())
 }

@@ -23,5 +23,6 @@ pub mod check;
 mod exec;
 pub mod gen;
 pub mod memory;
+mod rng;
 
 pub use exec::{param_layout, run, EvalError, Launch, Machine, Stats};

@@ -34,10 +34,7 @@ pub struct Global {
 
 /// The byte an unwritten address holds under `seed` (SplitMix64 finaliser).
 pub fn hashed_byte(seed: u64, addr: u64) -> u8 {
-    let mut z = seed ^ addr.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) as u8
+    crate::rng::mix(seed ^ addr.wrapping_mul(0x9e37_79b9_7f4a_7c15)) as u8
 }
 
 impl Global {

@@ -6,6 +6,14 @@ use ptx_passes::manager::{Instrumentation, PassManager};
 use ptx_passes::registry::PassInfo;
 use ptx_passes::{AnalysisManager, Pass, Preserved};
 
+/// Every instruction in layout order.
+fn all_insts(f: &ptx_ir::Function) -> Vec<ptx_ir::Inst> {
+    f.layout
+        .blocks()
+        .flat_map(|b| f.layout.block_insts(b))
+        .collect()
+}
+
 struct SwapSub;
 
 impl Pass for SwapSub {
@@ -13,11 +21,7 @@ impl Pass for SwapSub {
         "swap-sub"
     }
     fn run(&mut self, f: &mut ptx_ir::Function, _: &mut AnalysisManager) -> Preserved {
-        let insts: Vec<_> = f
-            .layout
-            .blocks()
-            .flat_map(|b| f.layout.block_insts(b).collect::<Vec<_>>())
-            .collect();
+        let insts = all_insts(f);
         let mut changed = Preserved::All;
         for i in insts {
             if f.op(i).opcode == ptx_ir::Opcode::Sub {
@@ -155,11 +159,7 @@ impl Pass for DropLastAnd {
         "drop-last-and"
     }
     fn run(&mut self, f: &mut ptx_ir::Function, _: &mut AnalysisManager) -> Preserved {
-        let insts: Vec<_> = f
-            .layout
-            .blocks()
-            .flat_map(|b| f.layout.block_insts(b).collect::<Vec<_>>())
-            .collect();
+        let insts = all_insts(f);
         let last = insts
             .iter()
             .rev()
