@@ -326,9 +326,7 @@ impl Pass for ConstFold {
                     }
                 }
             }
-            if !copies.is_empty() {
-                replace_all(f, &copies);
-            }
+            crate::rewrite::replace_all_uses(f, &copies);
             tracing::debug!(target: "const-fold", function = %f.name, folded = copies.len(), changed = round, "round");
             if !round {
                 break;
@@ -339,41 +337,6 @@ impl Pass for ConstFold {
             Preserved::Cfg
         } else {
             Preserved::All
-        }
-    }
-}
-
-fn replace_all(f: &mut Function, map: &FxHashMap<Value, Value>) {
-    let resolve = |mut v: Value| {
-        let mut n = 0;
-        while let Some(&x) = map.get(&v) {
-            v = x;
-            n += 1;
-            if n > map.len() {
-                break;
-            }
-        }
-        v
-    };
-    let blocks: Vec<_> = f.layout.blocks().collect();
-    for b in blocks {
-        for i in f.layout.block_insts(b).collect::<Vec<_>>() {
-            let d = &mut f.dfg.insts[i];
-            let results = d.results.clone();
-            if let Some(g) = &mut d.guard {
-                g.pred = resolve(g.pred);
-            }
-            for o in &mut d.operands {
-                o.for_each_value_mut(&mut |v| {
-                    if !results.contains(v) {
-                        *v = resolve(*v)
-                    }
-                });
-            }
-            d.ties.iter_mut().for_each(|v| *v = resolve(*v));
-            for t in &mut d.targets {
-                t.args.iter_mut().for_each(|v| *v = resolve(*v));
-            }
         }
     }
 }

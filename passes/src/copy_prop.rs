@@ -55,44 +55,10 @@ impl Pass for CopyProp {
         for &(_, dst, src) in &copies {
             map.insert(dst, src);
         }
-        let resolve = |mut v: Value| {
-            let mut steps = 0;
-            while let Some(&s) = map.get(&v) {
-                v = s;
-                steps += 1;
-                if steps > map.len() {
-                    break;
-                }
-            }
-            v
-        };
         for &(i, _, _) in &copies {
             f.layout.remove_inst(i);
         }
-        for &b in &blocks {
-            for i in f.layout.block_insts(b).collect::<Vec<_>>() {
-                let d = &mut f.dfg.insts[i];
-                let results = d.results.clone();
-                if let Some(g) = &mut d.guard {
-                    g.pred = resolve(g.pred);
-                }
-                for o in &mut d.operands {
-                    o.for_each_value_mut(&mut |v| {
-                        if !results.contains(v) {
-                            *v = resolve(*v)
-                        }
-                    });
-                }
-                for t in &mut d.ties {
-                    *t = resolve(*t);
-                }
-                for t in &mut d.targets {
-                    for a in &mut t.args {
-                        *a = resolve(*a);
-                    }
-                }
-            }
-        }
+        crate::rewrite::replace_all_uses(f, &map);
         Preserved::Cfg
     }
 }

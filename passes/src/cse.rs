@@ -155,29 +155,8 @@ impl Pass for Cse {
 }
 
 fn rewrite_uses(f: &mut Function, i: Inst, replace: &FxHashMap<Value, Value>) {
-    if replace.is_empty() {
-        return;
-    }
-    let d = &mut f.dfg.insts[i];
-    let results = d.results.clone();
-    let map = |v: &mut Value| {
-        if let Some(&n) = replace.get(v) {
-            *v = n;
-        }
-    };
-    if let Some(g) = &mut d.guard {
-        map(&mut g.pred);
-    }
-    for o in &mut d.operands {
-        o.for_each_value_mut(&mut |v| {
-            if !results.contains(v) {
-                map(v)
-            }
-        });
-    }
-    d.ties.iter_mut().for_each(map);
-    for t in &mut d.targets {
-        t.args.iter_mut().for_each(map);
+    if !replace.is_empty() {
+        crate::rewrite::rewrite_inst_uses(f, i, |v| replace.get(&v).copied().unwrap_or(v));
     }
 }
 

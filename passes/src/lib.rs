@@ -21,6 +21,7 @@ pub mod loops;
 pub mod manager;
 pub mod pipeline;
 pub mod registry;
+pub mod rewrite;
 pub mod simplify_cfg;
 
 pub use analysis::AnalysisManager;

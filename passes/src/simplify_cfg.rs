@@ -173,41 +173,8 @@ impl Pass for SimplifyCfg {
                 f.layout.remove_block(s);
                 did = true;
             }
-            if !replaced.is_empty() {
-                // Parameters may stand for other replaced parameters.
-                let resolve = |mut v: Value| {
-                    let mut n = 0;
-                    while let Some(&x) = replaced.get(&v) {
-                        v = x;
-                        n += 1;
-                        if n > replaced.len() {
-                            break;
-                        }
-                    }
-                    v
-                };
-                let all: Vec<Block> = f.layout.blocks().collect();
-                for blk in all {
-                    for i in f.layout.block_insts(blk).collect::<Vec<_>>() {
-                        let d = &mut f.dfg.insts[i];
-                        let results = d.results.clone();
-                        if let Some(g) = &mut d.guard {
-                            g.pred = resolve(g.pred);
-                        }
-                        for o in &mut d.operands {
-                            o.for_each_value_mut(&mut |v| {
-                                if !results.contains(v) {
-                                    *v = resolve(*v)
-                                }
-                            });
-                        }
-                        d.ties.iter_mut().for_each(|v| *v = resolve(*v));
-                        for t in &mut d.targets {
-                            t.args.iter_mut().for_each(|v| *v = resolve(*v));
-                        }
-                    }
-                }
-            }
+            // Parameters may stand for other replaced parameters.
+            crate::rewrite::replace_all_uses(f, &replaced);
             tracing::debug!(target: "simplify-cfg", function = %f.name, changed = did, "round");
             if !did {
                 break;
