@@ -16,6 +16,31 @@ pub struct AnalysisManager {
     liveness: Option<Liveness>,
     postdom: Option<PostDominatorTree>,
     loops: Option<LoopInfo>,
+    /// The target the code is for, when the driver knows it. Passes that
+    /// emit target-specific forms (`lop3-fuse`) read it; it survives
+    /// invalidation.
+    pub target: Option<TargetInfo>,
+}
+
+/// What a pass needs to know about the target: the `sm_XX` number and the
+/// module's PTX ISA version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetInfo {
+    /// `80` for `sm_80` (suffixes `a`/`f` dropped).
+    pub sm: u32,
+    /// `.version` as (major, minor).
+    pub ptx: (u32, u32),
+}
+
+impl TargetInfo {
+    /// Reads `sm_XX` (with an optional `a`/`f` suffix) and a version.
+    pub fn parse(sm: &str, ptx: (u32, u32)) -> Option<TargetInfo> {
+        let digits = sm.strip_prefix("sm_")?.trim_end_matches(['a', 'f']);
+        Some(TargetInfo {
+            sm: digits.parse().ok()?,
+            ptx,
+        })
+    }
 }
 
 impl AnalysisManager {
@@ -84,7 +109,12 @@ impl AnalysisManager {
         match p {
             Preserved::All => {}
             Preserved::Cfg => self.liveness = None,
-            Preserved::None => *self = Self::default(),
+            Preserved::None => {
+                *self = AnalysisManager {
+                    target: self.target,
+                    ..Self::default()
+                }
+            }
         }
     }
 }

@@ -18,13 +18,15 @@ pub mod copy_prop;
 pub mod cse;
 pub mod dce;
 pub mod loops;
+pub mod lop3_expand;
+pub mod lop3_fuse;
 pub mod manager;
 pub mod pipeline;
 pub mod registry;
 pub mod rewrite;
 pub mod simplify_cfg;
 
-pub use analysis::AnalysisManager;
+pub use analysis::{AnalysisManager, TargetInfo};
 pub use ptx_ir::verify::{verify_function, VerifierError};
 
 use ptx_ir::Function;

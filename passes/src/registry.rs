@@ -48,6 +48,20 @@ pub const PASSES: &[PassInfo] = &[
         create: |_| Box::new(crate::dce::Dce),
     },
     PassInfo {
+        name: "lop3-expand",
+        summary: "expand lop3 into minimal and/or/xor/not formulas (targets below sm_50)",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::lop3_expand::Lop3Expand),
+    },
+    PassInfo {
+        name: "lop3-fuse",
+        summary: "map and/or/xor/not/lop3 logic onto the fewest lop3.b32 (3-input LUT mapping)",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::lop3_fuse::Lop3Fuse),
+    },
+    PassInfo {
         name: "simplify-cfg",
         summary: "delete unreachable blocks, bypass empty ones, merge straight-line chains",
         params: &["keep-loops"],
@@ -96,7 +110,8 @@ mod tests {
         assert_eq!(names, sorted);
         for n in names {
             assert!(
-                n.bytes().all(|c| c.is_ascii_lowercase() || c == b'-'),
+                n.bytes()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-'),
                 "{n}"
             );
         }

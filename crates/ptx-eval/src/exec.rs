@@ -1093,8 +1093,27 @@ fn exec(
                 }
                 out[lane] = r;
             }
-            if info.bool_op().is_some() {
-                return Err(unsupported());
+            // lop3.BoolOp d|p, a, b, c, lut, q: p = (d != 0) BoolOp q.
+            if let Some(op) = info.bool_op() {
+                let q = s(5, Type::Pred, w, cta, m)?;
+                let mut p = [0u64; 32];
+                for lane in 0..32 {
+                    let (t, qq) = (out[lane] as u32 != 0, q.v[lane] != 0);
+                    p[lane] = match op {
+                        BoolOp::And => t && qq,
+                        BoolOp::Or => t || qq,
+                        BoolOp::Xor => return Err(unsupported()),
+                    } as u64;
+                }
+                let Some(Operand::Pair(dv, pv)) = dest else {
+                    return Err(unsupported());
+                };
+                for (v, vals) in [(dv, &out), (pv, &p)] {
+                    if let Some(v) = v {
+                        set_result(w, f, &Operand::Value(*v), vals, run);
+                    }
+                }
+                return Ok(());
             }
         }
         Opcode::Prmt => {

@@ -17,6 +17,8 @@ pub mod entity;
 pub mod function;
 pub mod layout;
 pub mod liveness;
+pub mod lut;
+mod lut_table;
 pub mod module;
 pub mod op;
 pub mod operand;

@@ -306,7 +306,17 @@ impl<'a> Printer<'a> {
                     out.write_str(if k == 0 { " \t" } else { ", " })?;
                     self.operand(out, o)?;
                 }
-                out.write_str(";\n")?;
+                out.write_char(';')?;
+                // Name a lop3's function; its operands are a, b, c.
+                if info.opcode == Opcode::Lop3 {
+                    if let Some(Operand::Imm(imm)) = d.operands.get(4) {
+                        if imm.is_int() {
+                            out.write_str(" \t// ")?;
+                            out.write_str(crate::lut::expr(imm.bits as u8))?;
+                        }
+                    }
+                }
+                out.write_char('\n')?;
             }
         }
         // Fall-through successor of a guarded branch, ret or exit: the last

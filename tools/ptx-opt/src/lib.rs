@@ -7,7 +7,7 @@ use ptx_ir::{Function, Item};
 use ptx_parse::{check_utf8, Diagnostic, Parser, Unit};
 use ptx_passes::manager::{Instrumentation, PassManager};
 use ptx_passes::registry::PassInfo;
-use ptx_passes::AnalysisManager;
+use ptx_passes::{AnalysisManager, TargetInfo};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::mpsc::sync_channel;
@@ -28,6 +28,8 @@ pub struct Config {
     pub time_passes: bool,
     /// Append instruction counts by opcode, before and after the passes.
     pub stats: bool,
+    /// `--target=sm_XX`: overrides the module's `.target` for the passes.
+    pub target: Option<String>,
 }
 
 /// A failure: located in the input, or not.
@@ -84,11 +86,24 @@ struct Back<'c> {
     log: String,
     before: BTreeMap<String, u64>,
     after: BTreeMap<String, u64>,
+    /// The module's `.version` and first `.target` word, as seen so far.
+    version: (u32, u32),
+    sm: Option<String>,
 }
 
 impl Back<'_> {
     fn emit(&mut self, unit: Unit) -> Result<(), Error> {
         let (mut item, dt) = unit.finish_with_domtree();
+        match &item {
+            Item::Version(a, b) => self.version = (*a, *b),
+            Item::Target(words) => {
+                self.sm = words
+                    .iter()
+                    .find(|w| w.starts_with("sm_"))
+                    .map(|w| w.to_string())
+            }
+            _ => {}
+        }
         if self.cfg.instrumentation.check_each.is_some() && matches!(item, Item::Var(_)) {
             CHECK_CONTEXT.with(|c| c.borrow_mut().push(item.clone()));
         }
@@ -106,6 +121,12 @@ impl Back<'_> {
                     Some(dt) => AnalysisManager::with_domtree(f, dt),
                     None => AnalysisManager::new(),
                 };
+                am.target = self
+                    .cfg
+                    .target
+                    .as_deref()
+                    .or(self.sm.as_deref())
+                    .and_then(|sm| TargetInfo::parse(sm, self.version));
                 self.pm
                     .run(f, &mut am, &mut self.log)
                     .map_err(Error::Plain)?;
@@ -182,6 +203,8 @@ fn run(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, Strin
         log: String::new(),
         before: BTreeMap::new(),
         after: BTreeMap::new(),
+        version: (0, 0),
+        sm: None,
     };
     if !pipeline || text.len() < PIPELINE_MIN_BYTES {
         loop {

@@ -107,6 +107,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 if !ok {
                     return Err(format!("invalid target '{t}': expected sm_XX"));
                 }
+                o.config.target = Some(t.clone());
                 o.target = Some(t);
             }
             "print-passes" => o.print_passes = true,

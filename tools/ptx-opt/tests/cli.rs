@@ -164,7 +164,7 @@ fn pipelines_and_pass_listing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with(
-            "ptx-opt: error: unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, simplify-cfg"
+            "ptx-opt: error: unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, lop3-expand, lop3-fuse, simplify-cfg"
         ),
         "{err}"
     );

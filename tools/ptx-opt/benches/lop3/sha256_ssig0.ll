@@ -1,0 +1,16 @@
+target triple = "nvptx64-nvidia-cuda"
+declare i32 @llvm.fshr.i32(i32, i32, i32)
+define void @sha256_ssig0(i32* %in, i32* %out) {
+  %t1 = getelementptr i32, i32* %in, i32 0
+  %t2 = load i32, i32* %t1
+  %t3 = call i32 @llvm.fshr.i32(i32 %t2, i32 %t2, i32 7)
+  %t4 = call i32 @llvm.fshr.i32(i32 %t2, i32 %t2, i32 18)
+  %t5 = lshr i32 %t2, 3
+  %t6 = xor i32 %t3, %t4
+  %t7 = xor i32 %t6, %t5
+  %t8 = getelementptr i32, i32* %out, i32 0
+  store i32 %t7, i32* %t8
+  ret void
+}
+!nvvm.annotations = !{!0}
+!0 = !{void (i32*, i32*)* @sha256_ssig0, !"kernel", i32 1}
