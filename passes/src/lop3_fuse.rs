@@ -862,19 +862,56 @@ impl Mapper<'_> {
 fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
     let mut cuts: Vec<Vec<Cut>> = Vec::with_capacity(net.sigs.len());
     let mut arrival = vec![0u32; net.sigs.len()];
+    let mut flow = vec![0f32; net.sigs.len()];
     for s in 0..net.sigs.len() {
         match net.sigs[s] {
             Sig::Leaf(_) => cuts.push(vec![Cut::trivial(s as u32)]),
             Sig::Node(n) => {
                 let mut list = enumerate(net, &cuts, n as usize);
-                // Priority: least depth, then fewest leaves.
                 let arr = |c: &Cut| {
                     let m = c.leaves().iter().map(|&l| arrival[l as usize]).max();
                     1 + u32::from(c.extra > 0) + m.unwrap_or(0)
                 };
-                list[1..].sort_by_key(|c| (arr(c), c.n));
-                list.truncate(MAX_CUTS + 1);
-                arrival[s] = list[1..].iter().map(arr).min().unwrap_or(1);
+                let af = |c: &Cut| {
+                    let mut a = 1.0 + f32::from(c.extra);
+                    for &l in c.leaves() {
+                        if let Some(m) = net.node_of(l) {
+                            a += flow[l as usize] / net.nodes[m].fanout.max(1) as f32;
+                        }
+                    }
+                    a
+                };
+                // Priority: half the cuts by depth, half by area flow, so
+                // that area recovery has cheap cuts to choose from.
+                let mut scored: Vec<(u32, f32, u8, Cut)> =
+                    list[1..].iter().map(|c| (arr(c), af(c), c.n, *c)).collect();
+                let by_depth = |x: &(u32, f32, u8, Cut), y: &(u32, f32, u8, Cut)| {
+                    (x.0, x.1, x.2)
+                        .partial_cmp(&(y.0, y.1, y.2))
+                        .expect("finite")
+                };
+                let by_flow = |x: &(u32, f32, u8, Cut), y: &(u32, f32, u8, Cut)| {
+                    (x.1, x.0, x.2)
+                        .partial_cmp(&(y.1, y.0, y.2))
+                        .expect("finite")
+                };
+                scored.sort_by(by_depth);
+                arrival[s] = scored.first().map_or(1, |x| x.0);
+                if scored.len() > MAX_CUTS {
+                    scored[MAX_CUTS / 2..].sort_by(by_flow);
+                    // Cuts on network inputs only are kept whatever their
+                    // rank: they stay usable all the way up a cone.
+                    let inputs_only =
+                        |c: &Cut| c.leaves().iter().all(|&l| net.node_of(l).is_none());
+                    let mut k = 0;
+                    scored.retain(|x| {
+                        k += 1;
+                        k <= MAX_CUTS || inputs_only(&x.3)
+                    });
+                }
+                flow[s] = scored.iter().map(|x| x.1).fold(f32::INFINITY, f32::min);
+                list.truncate(1);
+                list.extend(scored.into_iter().map(|x| x.3));
                 cuts.push(list);
             }
         }

@@ -53,6 +53,9 @@ pub const O2: &[&str] = &[
     "cse",
     // Everything that only fed the deleted copies and duplicates is dead.
     "dce",
+    // Map the remaining bitwise logic onto lop3 (sm_50+): after cse and
+    // dce, shared logic is merged and dead logic no longer counts as fanout.
+    "lop3-fuse",
     // Blocks emptied by dce become forwarding blocks to bypass.
     "simplify-cfg",
 ];
@@ -214,7 +217,7 @@ mod tests {
         assert_eq!(canonical(&r), "function(dce,copy-prop,dce)");
         assert_eq!(
             canonical(&resolve(&parse("default<O2>").unwrap()).unwrap()),
-            "function(simplify-cfg,copy-prop,const-fold,cse,dce,simplify-cfg)"
+            "function(simplify-cfg,copy-prop,const-fold,cse,dce,lop3-fuse,simplify-cfg)"
         );
         assert_eq!(resolve(&parse("default<O0>").unwrap()).unwrap().len(), 0);
     }

@@ -326,7 +326,17 @@ fn main() {
         show(sass_out_tot),
     ];
     if markdown {
-        println!("| **{}** |", total.join("** | **"));
+        let cells: Vec<String> = total
+            .iter()
+            .map(|c| {
+                if c.is_empty() {
+                    String::new()
+                } else {
+                    format!("**{c}**")
+                }
+            })
+            .collect();
+        println!("| {} |", cells.join(" | "));
     } else {
         println!(
             "{:<16} {:>6} {:>6} {:>5} {:>6} {:>5} {:>8} {:>8} {:>9}",
