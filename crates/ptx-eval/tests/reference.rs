@@ -50,6 +50,14 @@ fn widths(v: &Json) -> Vec<(char, u32)> {
             ('c', 32),
             ('d', bits("dtype")),
         ],
+        "lop3" if !v["bool"].is_null() => vec![
+            ('a', 32),
+            ('b', 32),
+            ('c', 32),
+            ('d', 32),
+            ('p', 1),
+            ('q', 1),
+        ],
         _ => vec![('a', 32), ('b', 32), ('c', 32), ('d', 32)],
     }
 }
@@ -59,6 +67,7 @@ fn outputs(v: &Json) -> &'static [char] {
     match v["op"].as_str().unwrap() {
         "bfi" => &['f'],
         "setp" => &['p', 'q'],
+        "lop3" if !v["bool"].is_null() => &['d', 'p'],
         _ => &['d'],
     }
 }

@@ -9,8 +9,8 @@
 //! from our output. Every rewrite is checked with `--check-each=32`.
 //!
 //! Tools are found through `ABC` (default `berkeley-abc`), `PTXAS` and
-//! `NVDISASM` (default: the copies `scripts/install-ptxas.sh` installs in
-//! `.tools/`); a missing tool prints `-` in its columns.
+//! `NVDISASM` (default: the copies `scripts/install-bench-tools.sh`
+//! installs in `.tools/`); a missing tool prints `-` in its columns.
 //! `LOP3_BENCH_DIR=dir` keeps the intermediate files there.
 //! `--markdown` prints the table as Markdown for `docs/passes/lop3-fuse.md`.
 
@@ -216,7 +216,7 @@ fn main() {
     let nvdisasm = tool(
         "NVDISASM",
         &repo
-            .join(".tools/cuda/nvidia/cu13/bin/nvdisasm")
+            .join(".tools/nvdisasm/nvidia/cu13/bin/nvdisasm")
             .to_string_lossy(),
         &["--version"],
     );

@@ -2,7 +2,7 @@
 # Regenerates the reference vectors from the independent Python model
 # (../shared/tools/ptxref.py): 200 random vectors per instruction, fixed
 # seeds. The forms the evaluator does not implement (f16/bf16 compares,
-# .ftz compares, lop3's predicate output, prmt modes) are filtered out.
+# .ftz compares, prmt modes) are filtered out.
 set -e
 cd "$(dirname "$0")"
 REF=${PTXREF:-../../../../../shared/tools/ptxref.py}
@@ -14,8 +14,6 @@ for line in sys.stdin:
     v = json.loads(line)
     t = v.get("type") or v.get("stype") or ""
     if any(x in t for x in ("f16", "bf16", "x2")) or (v.get("ftz") and v["op"] != "slct") or v.get("mode") not in (None, "wrap", "clamp"):
-        continue
-    if v["op"] == "lop3" and v.get("bool"):
         continue
     if v["op"] == "set" and v.get("dtype") not in ("u32", "s32", "f32"):
         continue
