@@ -1028,6 +1028,10 @@ enum Checked {
     Differs,
 }
 
+/// Buffers [`check_piece`] reuses between pieces: values before and
+/// after, and how each covered node is emitted.
+type Scratch = (Vec<u32>, Vec<u32>, Vec<Emitted>);
+
 /// Random 32-bit words per leaf when a piece is too big to enumerate.
 const RANDOM_WORDS: usize = 256;
 /// Node evaluations an exhaustive check may take per piece.
@@ -1043,13 +1047,14 @@ fn check_piece(
     best: &[Cut],
     covered: &[u32],
     nodes: &[usize],
-    scratch: &mut (Vec<u32>, Vec<u32>),
+    scratch: &mut Scratch,
 ) -> Checked {
     let mut leaves: Vec<u32> = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<u32> = rustc_hash::FxHashSet::default();
     for &n in nodes {
         for x in &net.nodes[n].fanins {
             if let Fanin::Sig(t) = *x {
-                if net.node_of(t).is_none() && !leaves.contains(&t) {
+                if net.node_of(t).is_none() && seen.insert(t) {
                     leaves.push(t);
                 }
             }
@@ -1072,14 +1077,16 @@ fn check_piece(
     };
     // Values of the piece's leaves and nodes; every slot read is written
     // first in this call, so the buffers are shared between pieces.
-    let (before, after) = scratch;
+    let (before, after, _) = scratch;
     before.resize(net.sigs.len(), 0);
     after.resize(net.sigs.len(), 0);
-    let emitted: FxHashMap<usize, Emitted> = nodes
-        .iter()
-        .filter(|&&n| covered[n] > 0)
-        .map(|&n| (n, Emitted::of(&best[n])))
-        .collect();
+    let emitted = &mut scratch.2;
+    emitted.resize(net.nodes.len(), Emitted::Lut(0));
+    for &n in nodes {
+        if covered[n] > 0 {
+            emitted[n] = Emitted::of(&best[n]);
+        }
+    }
     for w in 0..words {
         for (j, &s) in leaves.iter().enumerate() {
             let x = if exhaustive {
@@ -1120,7 +1127,7 @@ fn check_piece(
                     0
                 }
             };
-            after[net.node_sig[n] as usize] = emitted[&n].eval([x(0), x(1), x(2), x(3)]);
+            after[net.node_sig[n] as usize] = scratch.2[n].eval([x(0), x(1), x(2), x(3)]);
         }
         for &n in nodes {
             let s = net.node_sig[n] as usize;
@@ -1189,7 +1196,7 @@ fn fuse_block(
     for n in (0..net.nodes.len()).filter(|&n| chosen[n]) {
         pieces.entry(comp[n]).or_default().push(n);
     }
-    let mut scratch = (Vec::new(), Vec::new());
+    let mut scratch: Scratch = (Vec::new(), Vec::new(), Vec::new());
     for nodes in pieces.values() {
         let how = check_piece(&net, &best, &covered, nodes, &mut scratch);
         tracing::debug!(target: "lop3-fuse", function = %f.name, nodes = nodes.len(), check = ?how, "piece");
@@ -1565,7 +1572,7 @@ mod tests {
                     }
                     let (mut best, covered) = map(&net);
                     let all_nodes: Vec<usize> = (0..net.nodes.len()).collect();
-                    let mut scratch = (Vec::new(), Vec::new());
+                    let mut scratch: Scratch = (Vec::new(), Vec::new(), Vec::new());
                     assert_eq!(
                         check_piece(&net, &best, &covered, &all_nodes, &mut scratch),
                         Checked::Exhaustive,
