@@ -24,6 +24,7 @@ pub mod manager;
 pub mod pipeline;
 pub mod registry;
 pub mod rewrite;
+pub mod set_fold;
 pub mod simplify_cfg;
 
 pub use analysis::{AnalysisManager, TargetInfo};

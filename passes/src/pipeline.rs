@@ -49,6 +49,9 @@ pub const O2: &[&str] = &[
     // Fold constants and identities, which can expose more copies' worth
     // of equal operands.
     "const-fold",
+    // With constants folded into immediates, set and constant selp
+    // results fold into their users (and setp + selp pairs into set).
+    "set-fold",
     // Merge recomputations now that operands are canonical.
     "cse",
     // Everything that only fed the deleted copies and duplicates is dead.
@@ -217,7 +220,7 @@ mod tests {
         assert_eq!(canonical(&r), "function(dce,copy-prop,dce)");
         assert_eq!(
             canonical(&resolve(&parse("default<O2>").unwrap()).unwrap()),
-            "function(simplify-cfg,copy-prop,const-fold,cse,dce,lop3-fuse,simplify-cfg)"
+            "function(simplify-cfg,copy-prop,const-fold,set-fold,cse,dce,lop3-fuse,simplify-cfg)"
         );
         assert_eq!(resolve(&parse("default<O0>").unwrap()).unwrap().len(), 0);
     }
@@ -227,7 +230,7 @@ mod tests {
         let err = resolve(&parse("dce,frob").unwrap()).unwrap_err();
         assert!(
             err.starts_with(
-                "unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, lop3-expand, lop3-fuse, simplify-cfg"
+                "unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, lop3-expand, lop3-fuse, set-fold, simplify-cfg"
             ),
             "{err}"
         );

@@ -63,6 +63,13 @@ pub const PASSES: &[PassInfo] = &[
         create: |_| Box::new(crate::lop3_fuse::Lop3Fuse),
     },
     PassInfo {
+        name: "set-fold",
+        summary: "fold set and constant selp results into their users; simplify selects and predicate logic around them",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::set_fold::SetFold),
+    },
+    PassInfo {
         name: "simplify-cfg",
         summary: "delete unreachable blocks, bypass empty ones, merge straight-line chains",
         params: &["keep-loops"],
