@@ -146,7 +146,9 @@ fn compare(c: CmpOp, a: u64, b: u64, ty: Type) -> Option<bool> {
 fn classic_stype(t: Type) -> bool {
     matches!(
         t,
-        Type::B16
+        Type::F16
+            | Type::BF16
+            | Type::B16
             | Type::B32
             | Type::B64
             | Type::U16
@@ -174,6 +176,9 @@ fn set_form(f: &Function, i: Inst) -> Option<(Type, Type, u64)> {
     let t = match d {
         Type::U32 | Type::S32 => 0xffff_ffff,
         Type::F32 => 0x3f80_0000,
+        Type::U16 | Type::S16 => 0xffff,
+        Type::F16 => 0x3c00,
+        Type::BF16 => 0x3f80,
         _ => return None,
     };
     (f.inst(i).operands.first() == Some(&Operand::Value(f.inst(i).results[0]))).then_some((d, s, t))
@@ -783,7 +788,7 @@ fn merge_pairs(f: &mut Function, uses: &Uses) -> bool {
         if ud.guard.is_some_and(|g| g.pred == p) {
             continue;
         }
-        let Some(sty) = uinfo.last_type().filter(|t| t.bits() == 32) else {
+        let Some(sty) = uinfo.last_type().filter(|t| matches!(t.bits(), 16 | 32)) else {
             continue;
         };
         let (Some(a), Some(b)) = (
@@ -792,16 +797,24 @@ fn merge_pairs(f: &mut Function, uses: &Uses) -> bool {
         ) else {
             continue;
         };
-        let (a, b) = (a & 0xffff_ffff, b & 0xffff_ffff);
+        let m = mask(sty.bits());
+        let (a, b) = (a & m, b & m);
         let (truth, negated) = match (a, b) {
             (x, 0) if x != 0 => (x, false),
             (0, x) if x != 0 => (x, true),
             _ => continue,
         };
-        let dtype = match (truth, sty) {
-            (0xffff_ffff, Type::S32) => Type::S32,
-            (0xffff_ffff, _) => Type::U32,
-            (0x3f80_0000, _) => Type::F32,
+        // 16-bit set destinations exist only with f16/bf16 sources (a
+        // target that compares those has them).
+        let half = matches!(st, Type::F16 | Type::BF16);
+        let dtype = match (truth, sty.bits(), sty) {
+            (0xffff_ffff, 32, Type::S32) => Type::S32,
+            (0xffff_ffff, 32, _) => Type::U32,
+            (0x3f80_0000, 32, _) => Type::F32,
+            (0xffff, 16, Type::S16) if half => Type::S16,
+            (0xffff, 16, _) if half => Type::U16,
+            (0x3c00, 16, _) if st == Type::F16 => Type::F16,
+            (0x3f80, 16, _) if st == Type::BF16 => Type::BF16,
             _ => continue,
         };
         let mut mods = info.mods.clone();

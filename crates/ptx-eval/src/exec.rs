@@ -763,6 +763,39 @@ fn cmp_float(c: CmpOp, x: f64, y: f64) -> bool {
     }
 }
 
+/// A comparison operand as f64: f16, bf16, f32 or f64 bits, with `.ftz`
+/// flushing a subnormal f32/f16 input to zero.
+fn float_in(v: u64, ty: Type, ftz: bool) -> f64 {
+    match ty {
+        Type::F16 => {
+            let h = v as u16;
+            let (e, m) = ((h >> 10) & 0x1f, f64::from(h & 0x3ff));
+            let mag = match e {
+                0 if ftz => 0.0,
+                0 => m * 2f64.powi(-24),
+                31 if m == 0.0 => f64::INFINITY,
+                31 => f64::NAN,
+                _ => (1024.0 + m) * 2f64.powi(i32::from(e) - 25),
+            };
+            if h >> 15 == 1 {
+                -mag
+            } else {
+                mag
+            }
+        }
+        Type::BF16 => f32::from_bits((v as u32 & 0xffff) << 16) as f64,
+        Type::F32 => {
+            let x = f32::from_bits(v as u32);
+            if ftz && x.is_subnormal() {
+                0.0
+            } else {
+                x as f64
+            }
+        }
+        _ => f64::from_bits(v),
+    }
+}
+
 fn to_f64(v: u64, ty: Type) -> f64 {
     if ty == Type::F32 {
         f32::from_bits(v as u32) as f64
@@ -1002,49 +1035,81 @@ fn exec(
             } else {
                 None
             };
+            // x2 sources compare each half on its own.
+            let x2 = matches!(stype, Type::F16x2 | Type::BF16x2);
+            let elem = match stype {
+                Type::F16x2 => Type::F16,
+                Type::BF16x2 => Type::BF16,
+                t => t,
+            };
+            let ftz = word("ftz");
             let mut second = [0u64; 32];
             for lane in 0..32 {
-                let mut t = if stype.is_float() {
-                    cmp_float(c, to_f64(a.v[lane], stype), to_f64(b.v[lane], stype))
-                } else {
-                    cmp_int(
-                        c,
-                        a.v[lane] & mask_bits(stype),
-                        b.v[lane] & mask_bits(stype),
-                        stype,
-                    )
-                };
-                let mut u = !t;
-                if let (Some(op), Some(q)) = (boolop, &q) {
-                    let qq = q.v[lane] != 0;
-                    let apply = |x: bool| match op {
-                        BoolOp::And => x && qq,
-                        BoolOp::Or => x || qq,
-                        BoolOp::Xor => x ^ qq,
-                    };
-                    t = apply(t);
-                    u = apply(u);
-                }
-                out[lane] = t as u64;
-                second[lane] = u as u64;
-            }
-            if info.opcode == Opcode::Set {
-                let dty = info.types().next().unwrap_or(Type::U32);
-                for x in out.iter_mut() {
-                    *x = match (*x != 0, dty) {
-                        (true, Type::F32) => 1.0f32.to_bits() as u64,
-                        (false, Type::F32) => 0,
-                        (true, _) => mask_bits(dty),
-                        (false, _) => 0,
-                    };
-                }
-            } else if let Some(Operand::Pair(p, q)) = dest {
-                for (v, vals) in [(p, &out), (q, &second)] {
-                    if let Some(v) = v {
-                        set_result(w, f, &Operand::Value(*v), vals, run);
+                let apply = |x: bool| match (boolop, &q) {
+                    (Some(op), Some(q)) => {
+                        let qq = q.v[lane] != 0;
+                        match op {
+                            BoolOp::And => x && qq,
+                            BoolOp::Or => x || qq,
+                            BoolOp::Xor => x ^ qq,
+                        }
                     }
+                    _ => x,
+                };
+                let mut r = [false; 2];
+                let mut u = [false; 2];
+                for h in 0..1 + usize::from(x2) {
+                    let (x, y) = if x2 {
+                        (
+                            (a.v[lane] >> (16 * h)) & 0xffff,
+                            (b.v[lane] >> (16 * h)) & 0xffff,
+                        )
+                    } else {
+                        (a.v[lane], b.v[lane])
+                    };
+                    let t = if elem.is_float() {
+                        cmp_float(c, float_in(x, elem, ftz), float_in(y, elem, ftz))
+                    } else {
+                        cmp_int(c, x & mask_bits(elem), y & mask_bits(elem), elem)
+                    };
+                    r[h] = apply(t);
+                    u[h] = apply(!t);
                 }
-                return Ok(());
+                if info.opcode == Opcode::Set {
+                    let dty = info.types().next().unwrap_or(Type::U32);
+                    out[lane] = if x2 {
+                        let one = match dty {
+                            Type::F16x2 => 0x3c00,
+                            Type::BF16x2 => 0x3f80,
+                            _ => 0xffff,
+                        };
+                        (u64::from(r[0]) * one) | ((u64::from(r[1]) * one) << 16)
+                    } else if r[0] {
+                        match dty {
+                            Type::F32 => 1.0f32.to_bits() as u64,
+                            Type::F16 => 0x3c00,
+                            Type::BF16 => 0x3f80,
+                            _ => mask_bits(dty),
+                        }
+                    } else {
+                        0
+                    };
+                } else {
+                    // setp: p|q is (t, BoolOp(!t)) for scalars, the two
+                    // halves for x2.
+                    out[lane] = r[0] as u64;
+                    second[lane] = if x2 { r[1] } else { u[0] } as u64;
+                }
+            }
+            if info.opcode == Opcode::Setp {
+                if let Some(Operand::Pair(p, q)) = dest {
+                    for (v, vals) in [(p, &out), (q, &second)] {
+                        if let Some(v) = v {
+                            set_result(w, f, &Operand::Value(*v), vals, run);
+                        }
+                    }
+                    return Ok(());
+                }
             }
         }
         Opcode::Selp => {

@@ -9,7 +9,10 @@ use serde_json::{json, Value as Json};
 fn widths(v: &Json) -> Vec<(char, u32)> {
     let bits = |key: &str| -> u32 {
         let t = v[key].as_str().unwrap_or("b32");
-        t[1..].parse().unwrap()
+        if t.ends_with("x2") {
+            return 32;
+        }
+        t.trim_start_matches(char::is_alphabetic).parse().unwrap()
     };
     match v["op"].as_str().unwrap() {
         "bfe" => vec![
@@ -36,7 +39,7 @@ fn widths(v: &Json) -> Vec<(char, u32)> {
             ('a', bits("stype")),
             ('b', bits("stype")),
             ('c', 1),
-            ('d', 32),
+            ('d', bits("dtype")),
         ],
         "selp" => vec![
             ('a', bits("type")),
@@ -63,13 +66,18 @@ fn widths(v: &Json) -> Vec<(char, u32)> {
 }
 
 /// The operand letters written by the instruction.
-fn outputs(v: &Json) -> &'static [char] {
-    match v["op"].as_str().unwrap() {
+fn outputs(v: &Json) -> Vec<char> {
+    let all: &[char] = match v["op"].as_str().unwrap() {
         "bfi" => &['f'],
         "setp" => &['p', 'q'],
         "lop3" if !v["bool"].is_null() => &['d', 'p'],
         _ => &['d'],
-    }
+    };
+    // A form without a second predicate (scalar f16/bf16 setp) has q null.
+    all.iter()
+        .copied()
+        .filter(|l| !v[l.to_string().as_str()].is_null())
+        .collect()
 }
 
 fn reg(letter: char, bits: u32) -> String {

@@ -389,3 +389,44 @@ fn float_division_and_square_root_round_to_nearest() {
         |a, _, _, _| f32::from_bits(a).sqrt().to_bits(),
     );
 }
+
+/// `.ftz` flushes subnormal inputs before comparing; f16, bf16 and the x2
+/// forms of `set` (the worked examples of ptx-semantics.md §2).
+#[test]
+fn ftz_and_half_precision_compares() {
+    let neg_denorm = 0x8000_0001u32;
+    let rows = vec![[neg_denorm, 0, 0, 0]];
+    let run = |op: &str| run_body(&format!("\t{op} %r10, %r2, %r3;"), &rows)[0];
+    assert_eq!(run("set.lt.u32.f32"), 0xffff_ffff);
+    assert_eq!(run("set.lt.ftz.u32.f32"), 0);
+    let half =
+        |op: &str, a: u32, b: u32| run_body(&format!("\t{op} %r10, %r2, %r3;"), &[[a, b, 0, 0]])[0];
+    // f16 sources live in the low half of the 32-bit register here.
+    let f16 = |op: &str, a: u32, b: u32| {
+        run_body(
+            &format!("\t{{\n\t.reg .b16 %h<4>;\n\tcvt.u16.u32 %h1, %r2;\n\tcvt.u16.u32 %h2, %r3;\n\t{op} %h3, %h1, %h2;\n\tcvt.u32.u16 %r10, %h3;\n\t}}"),
+            &[[a, b, 0, 0]],
+        )[0]
+    };
+    assert_eq!(f16("set.lt.u16.f16", 0x3c00, 0x7e00), 0);
+    assert_eq!(f16("set.ltu.u16.f16", 0x3c00, 0x7e00), 0xffff);
+    assert_eq!(f16("set.lt.f16.f16", 0x3c00, 0x4000), 0x3c00);
+    assert_eq!(
+        f16("set.lt.ftz.f16.f16", 0x8001, 0x0000),
+        0,
+        "f16 subnormal flushed"
+    );
+    assert_eq!(f16("set.lt.f16.f16", 0x8001, 0x0000), 0x3c00);
+    assert_eq!(
+        half("set.lt.f16x2.f16x2", 0x3c00_4000, 0x4000_3c00),
+        0x3c00_0000
+    );
+    assert_eq!(
+        half("set.lt.u32.f16x2", 0x3c00_4000, 0x4000_3c00),
+        0xffff_0000
+    );
+    assert_eq!(
+        half("set.equ.bf16x2.bf16x2", 0x7fc0_3f80, 0x0000_3f80),
+        0x3f80_3f80
+    );
+}

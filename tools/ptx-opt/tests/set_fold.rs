@@ -34,7 +34,7 @@ fn kernel(body: &str) -> String {
     format!(
         ".version 7.0\n.target sm_80\n.address_size 64\n\
          .visible .entry k(.param .u64 pin, .param .u64 pout)\n{{\n\
-         .reg .pred %p<10>;\n.reg .b32 %r<30>;\n.reg .f32 %f<10>;\n.reg .b64 %rd<8>;\n.reg .b16 %rs<4>;\n\
+         .reg .pred %p<10>;\n.reg .b32 %r<30>;\n.reg .f32 %f<10>;\n.reg .b64 %rd<8>;\n.reg .b16 %rs<4>;\n.reg .b16 %h<10>;\n\
          ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\nmov.u32 %r10, %tid.x;\n\
          mul.wide.u32 %rd3, %r10, 12;\nadd.s64 %rd4, %rd1, %rd3;\n\
          ld.global.u32 %r1, [%rd4];\nld.global.u32 %r2, [%rd4+4];\nld.global.u32 %r3, [%rd4+8];\n\
@@ -46,10 +46,21 @@ fn kernel(body: &str) -> String {
     )
 }
 
+/// Half-precision edge values (f16 unless noted), in the low 16 bits.
+const EDGES16: [u32; 16] = [
+    0, 1, 0x8000, 0x7e00, 0x7c01, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x0001, 0x8001, 0x0400, 0x7bff,
+    0xffff, 0x3f80, // bf16 1.0
+    0x7fc0, // bf16 NaN
+];
+
 fn inputs() -> Vec<u32> {
+    inputs_from(&EDGES)
+}
+
+fn inputs_from(edges: &[u32; 16]) -> Vec<u32> {
     let mut v = Vec::new();
-    for &a in &EDGES {
-        for &b in &EDGES {
+    for &a in edges {
+        for &b in edges {
             for c in [0u32, 1] {
                 v.extend([a, b, c]);
             }
@@ -90,6 +101,10 @@ fn count(ptx: &str) -> usize {
 /// Checks `body` before and after; `folds` says whether the pass must
 /// shrink it. Returns the output for FileCheck-like inspection.
 fn check(body: &str, folds: bool) -> String {
+    check_on(body, folds, &inputs())
+}
+
+fn check_on(body: &str, folds: bool, data: &[u32]) -> String {
     let src = kernel(body);
     let mut cfg = Config::default();
     for p in ["set-fold", "dce"] {
@@ -99,10 +114,9 @@ fn check(body: &str, folds: bool) -> String {
     let out = process_with(src.as_bytes(), &cfg)
         .unwrap_or_else(|(e, _)| panic!("{e:?}\n{src}"))
         .text;
-    let data = inputs();
     assert_eq!(
-        run(&src, &data),
-        run(&out, &data),
+        run(&src, data),
+        run(&out, data),
         "results differ:\n{src}\n--- after ---\n{out}"
     );
     let mut dce_only = Config::default();
@@ -277,4 +291,41 @@ fn what_must_not_fold() {
         "setp.lt.s32 %p1, %r1, %r2;\nselp.b32 %r4, %r3, %r2, %p9;\nselp.b32 %r20, %r4, %r1, %p1;",
         false,
     );
+}
+
+/// f16 and bf16 sources and destinations, on half-precision edge values.
+#[test]
+fn half_precision_sets_fold() {
+    let data = inputs_from(&EDGES16);
+    let load = "cvt.u16.u32 %h1, %r1;\ncvt.u16.u32 %h2, %r2;\n";
+    for ty in ["f16", "bf16"] {
+        for c in FLOAT_CMPS {
+            for ftz in ["", ".ftz"] {
+                if ty == "bf16" && !ftz.is_empty() {
+                    continue;
+                }
+                for dt in ["u32", "f32", "u16", "s16", ty] {
+                    check_on(
+                        &format!(
+                            "{load}set.{c}{ftz}.{dt}.{ty} %r4, %h1, %h2;\nsetp.eq.{w} %p1, %r4, 0;\n\
+                             selp.b32 %r20, %r1, %r2, %p1;",
+                            w = if dt.ends_with("32") { "s32" } else { "b16" },
+                        )
+                        .replace("%r4", if dt.ends_with("32") { "%r4" } else { "%h4" }),
+                        true,
+                        &data,
+                    );
+                }
+                let one = if ty == "f16" { "0x3c00" } else { "0x3f80" };
+                for (t, f) in [(one, "0"), ("0", one), ("-1", "0")] {
+                    let out = check_on(
+                        &format!("{load}setp.{c}{ftz}.{ty} %p1, %h1, %h2;\nselp.b16 %h3, {t}, {f}, %p1;\nxor.b16 %h4, %h3, %h2;\ncvt.u32.u16 %r20, %h4;"),
+                        true,
+                        &data,
+                    );
+                    assert!(out.contains("\tset."), "{out}");
+                }
+            }
+        }
+    }
 }
