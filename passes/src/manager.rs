@@ -81,6 +81,23 @@ impl PassManager {
         }
     }
 
+    /// A pipeline of pass objects built elsewhere (custom passes, or a
+    /// [`crate::registry::Registry`]'s pipeline).
+    pub fn from_passes(passes: Vec<Box<dyn Pass>>, inst: Instrumentation) -> Self {
+        let mut timings: Vec<(&'static str, Duration)> = Vec::new();
+        for p in &passes {
+            if !timings.iter().any(|t| t.0 == p.name()) {
+                timings.push((p.name(), Duration::ZERO));
+            }
+        }
+        PassManager {
+            passes,
+            inst,
+            timings,
+            bisect_count: 0,
+        }
+    }
+
     /// Whether the pipeline is empty.
     pub fn is_empty(&self) -> bool {
         self.passes.is_empty()

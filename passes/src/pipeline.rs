@@ -186,6 +186,28 @@ pub fn resolve(
     Ok(out)
 }
 
+/// Expands nesting and `default<On>` into `(name, params)` in order,
+/// without checking the names (a [`crate::registry::Registry`] does).
+pub fn flatten(elems: &[Element], out: &mut Vec<(String, Vec<String>)>) -> Result<(), String> {
+    for e in elems {
+        match e {
+            Element::Nest { adaptor, inner } => {
+                if adaptor != "module" && adaptor != "function" {
+                    return Err(unknown(adaptor));
+                }
+                flatten(inner, out)?;
+            }
+            Element::Pass { name, .. } if name == "default" => {
+                for (info, p) in resolve(std::slice::from_ref(e))? {
+                    out.push((info.name.to_string(), p));
+                }
+            }
+            Element::Pass { name, params } => out.push((name.clone(), params.clone())),
+        }
+    }
+    Ok(())
+}
+
 fn unknown(name: &str) -> String {
     format!(
         "unknown pass name '{name}'; valid names are: {}",

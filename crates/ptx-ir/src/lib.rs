@@ -1,16 +1,19 @@
 //! `ptx-ir`: the SSA intermediate representation of PTX used by ptx-opt.
 //!
-//! * [`entity`]: `u32` handles ([`Value`], [`Inst`], [`Block`]) and arenas.
+//! * [`entity`](mod@entity): `u32` handles ([`Value`], [`Inst`], [`Block`]) and arenas.
 //! * [`dfg`]: what values and instructions are; [`layout`]: where they sit.
 //! * [`op`]: instruction forms (mnemonic + modifiers) interned per function.
 //! * [`function`], [`module`]: the containers.
-//! * [`cfg`], [`liveness`]: analyses; [`verify`]: the verifier.
-//! * [`regalloc`] and [`write`]: leaving SSA and printing PTX.
+//! * [`cfg`](mod@cfg), [`liveness`]: analyses; [`verify`]: the verifier.
+//! * [`regalloc`] and [`write`](mod@write): leaving SSA and printing PTX.
+//! * [`builder`]: building functions in code; [`lut`]: three-input truth
+//!   tables (`lop3`).
 //!
 //! See `docs/ir.md` for the design.
 #![deny(missing_docs)]
 
 pub mod bitset;
+pub mod builder;
 pub mod cfg;
 pub mod dfg;
 pub mod entity;

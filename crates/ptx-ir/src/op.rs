@@ -4,7 +4,7 @@
 //! An instruction stores one [`OpId`]. Everything after the mnemonic is kept
 //! as an ordered list of [`Mod`]s, so printing is lossless and a typed view
 //! is a lookup in [`OpInfo`]. A modifier we do not know is kept as
-//! [`Mod::Other`] with its text.
+//! [`Mod::Word`] with its text.
 
 use crate::types::Type;
 use rustc_hash::FxHashMap;

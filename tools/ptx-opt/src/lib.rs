@@ -2,6 +2,8 @@
 //! print, shared by the binary, its tests and the benchmark.
 #![deny(missing_docs)]
 
+pub mod api;
+
 use ptx_ir::write::write_item;
 use ptx_ir::{Function, Item};
 use ptx_parse::{check_utf8, Diagnostic, Parser, Unit};
