@@ -11,17 +11,22 @@ fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Where cargo put `libptx_opt_capi.so` for this test run.
+/// Where cargo put `libptx_opt_capi.so` for this test run: next to the
+/// test binary in `deps/` (`cargo test`), or one level up (`cargo build`).
 fn shared_library() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let lib = dir.join(format!(
+    let deps = exe.parent().unwrap();
+    let name = format!(
         "{}ptx_opt_capi{}",
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
-    ));
-    assert!(lib.exists(), "{} not built", lib.display());
-    lib
+    );
+    let candidates = [deps.join(&name), deps.parent().unwrap().join(&name)];
+    candidates
+        .iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("{name} not built (looked in {candidates:?})"))
+        .clone()
 }
 
 #[test]
