@@ -20,6 +20,10 @@ pub struct AnalysisManager {
     /// emit target-specific forms (`lop3-fuse`) read it; it survives
     /// invalidation.
     pub target: Option<TargetInfo>,
+    /// The oldest PTX ISA version the function now needs, raised by passes
+    /// that write newer forms (`lower-vote`); the driver raises the
+    /// module's `.version` to it. Survives invalidation.
+    pub min_ptx: Option<(u32, u32)>,
 }
 
 /// What a pass needs to know about the target: the `sm_XX` number and the
@@ -104,6 +108,11 @@ impl AnalysisManager {
         self.loops.as_ref().expect("just computed")
     }
 
+    /// Records that the function needs PTX ISA `v` or newer.
+    pub fn require_ptx(&mut self, v: (u32, u32)) {
+        self.min_ptx = Some(self.min_ptx.map_or(v, |m| m.max(v)));
+    }
+
     /// Drops what `p` did not preserve.
     pub fn invalidate(&mut self, p: Preserved) {
         match p {
@@ -112,6 +121,7 @@ impl AnalysisManager {
             Preserved::None => {
                 *self = AnalysisManager {
                     target: self.target,
+                    min_ptx: self.min_ptx,
                     ..Self::default()
                 }
             }

@@ -20,6 +20,7 @@ pub mod dce;
 pub mod loops;
 pub mod lop3_expand;
 pub mod lop3_fuse;
+pub mod lower_vote;
 pub mod manager;
 pub mod pipeline;
 pub mod registry;

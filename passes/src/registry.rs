@@ -48,6 +48,13 @@ pub const PASSES: &[PassInfo] = &[
         create: |_| Box::new(crate::dce::Dce),
     },
     PassInfo {
+        name: "legalize",
+        summary: "rewrite what the target refuses: non-sync vote on sm_70+, vote.sync below sm_30/PTX 6.0",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::lower_vote::LowerVote { only_when_needed: true }),
+    },
+    PassInfo {
         name: "lop3-expand",
         summary: "expand lop3 into minimal and/or/xor/not formulas (targets below sm_50)",
         params: &[],
@@ -61,6 +68,13 @@ pub const PASSES: &[PassInfo] = &[
         // A second run can find a little more on large random networks.
         idempotent: false,
         create: |_| Box::new(crate::lop3_fuse::Lop3Fuse),
+    },
+    PassInfo {
+        name: "lower-vote",
+        summary: "non-sync vote becomes activemask + vote.sync (and back for targets without .sync)",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::lower_vote::LowerVote { only_when_needed: false }),
     },
     PassInfo {
         name: "set-fold",

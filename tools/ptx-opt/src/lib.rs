@@ -32,6 +32,9 @@ pub struct Config {
     pub stats: bool,
     /// `--target=sm_XX`: overrides the module's `.target` for the passes.
     pub target: Option<String>,
+    /// `--ptx-version=X.Y`: the `.version` printed; a pass needing newer
+    /// is an error instead of a raise.
+    pub ptx_version: Option<(u32, u32)>,
 }
 
 /// A failure: located in the input, or not.
@@ -91,11 +94,16 @@ struct Back<'c> {
     /// The module's `.version` and first `.target` word, as seen so far.
     version: (u32, u32),
     sm: Option<String>,
+    /// The newest PTX version a pass asked for.
+    required: Option<(u32, u32)>,
 }
 
 impl Back<'_> {
     fn emit(&mut self, unit: Unit) -> Result<(), Error> {
         let (mut item, dt) = unit.finish_with_domtree();
+        if let (Item::Version(..), Some((a, b))) = (&item, self.cfg.ptx_version) {
+            item = Item::Version(a, b);
+        }
         match &item {
             Item::Version(a, b) => self.version = (*a, *b),
             Item::Target(words) => {
@@ -132,6 +140,9 @@ impl Back<'_> {
                 self.pm
                     .run(f, &mut am, &mut self.log)
                     .map_err(Error::Plain)?;
+                if let Some(v) = am.min_ptx {
+                    self.required = Some(self.required.map_or(v, |r| r.max(v)));
+                }
                 if self.cfg.stats {
                     count(f, &mut self.after);
                 }
@@ -141,7 +152,34 @@ impl Back<'_> {
         Ok(())
     }
 
-    fn finish(mut self) -> Output {
+    /// Raises the printed `.version` to what the passes need, or fails
+    /// when `--ptx-version` pinned an older one.
+    fn finish(mut self) -> Result<Output, (Error, String)> {
+        if let Some(req) = self.required.filter(|&r| r > self.version) {
+            if let Some((a, b)) = self.cfg.ptx_version {
+                let msg = format!(
+                    "--ptx-version={a}.{b} cannot be met: the passes need PTX ISA {}.{} or newer",
+                    req.0, req.1
+                );
+                return Err((Error::Plain(msg), self.log));
+            }
+            let old = format!(".version {}.{}\n", self.version.0, self.version.1);
+            if self.out.starts_with(&old) || self.out.contains(&format!("\n{old}")) {
+                let at = if self.out.starts_with(&old) {
+                    0
+                } else {
+                    self.out.find(&format!("\n{old}")).expect("checked") + 1
+                };
+                self.out.replace_range(
+                    at..at + old.len(),
+                    &format!(".version {}.{}\n", req.0, req.1),
+                );
+            }
+        }
+        Ok(self.finish_output())
+    }
+
+    fn finish_output(mut self) -> Output {
         if self.cfg.time_passes {
             self.log.push_str(&self.pm.timing_report());
         }
@@ -207,6 +245,7 @@ fn run(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, Strin
         after: BTreeMap::new(),
         version: (0, 0),
         sm: None,
+        required: None,
     };
     if !pipeline || text.len() < PIPELINE_MIN_BYTES {
         loop {
@@ -219,7 +258,7 @@ fn run(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, Strin
                 return Err((e, back.log));
             }
         }
-        return Ok(back.finish());
+        return back.finish();
     }
     std::thread::scope(|s| {
         let (tx, rx) = sync_channel::<Result<Unit, Diagnostic>>(PIPELINE_DEPTH);
@@ -233,7 +272,7 @@ fn run(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, Strin
                     return Err((e, back.log));
                 }
             }
-            Ok(back.finish())
+            back.finish()
         });
         loop {
             let msg = match parser.next_unit() {

@@ -35,6 +35,7 @@ OPTIONS (one dash or two):
   -passes=<pipeline>        run a pipeline, e.g. 'function(copy-prop,dce)'
   -O0 -O1 -O2 -O3           run the default<On> pipeline
   --target=sm_XX            target (also -mcpu=sm_XX)
+  --ptx-version=X.Y         print this .version; error if a pass needs newer
   --print-passes            list the registered passes
   --print-pipeline-passes   print the pipeline that would run, and exit
   --print-after-all         dump the IR after every pass (to stderr)
@@ -109,6 +110,21 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 }
                 o.config.target = Some(t.clone());
                 o.target = Some(t);
+            }
+            "ptx-version" => {
+                let v = value(name)?;
+                let parsed = v
+                    .split_once('.')
+                    .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
+                    .filter(|&(a, b)| (1..=9).contains(&a) && b <= 9);
+                match parsed {
+                    Some(p) => o.config.ptx_version = Some(p),
+                    None => {
+                        return Err(format!(
+                            "invalid PTX ISA version '{v}': expected MAJOR.MINOR"
+                        ))
+                    }
+                }
             }
             "print-passes" => o.print_passes = true,
             "print-pipeline-passes" => o.print_pipeline = true,
@@ -281,8 +297,17 @@ fn run(opts: &Options) -> Result<(), String> {
 }
 
 /// Writes `data` to a temporary file next to `path`, then renames it over
-/// `path`, so a failure never leaves a half-written output behind.
+/// `path`, so a failure never leaves a half-written output behind. An
+/// existing path that is not a regular file (`/dev/null`, a FIFO, a
+/// terminal) is written directly: renaming over it would replace the
+/// device with a file.
 fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)?
+            .write_all(data);
+    }
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())

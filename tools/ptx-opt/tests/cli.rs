@@ -164,7 +164,7 @@ fn pipelines_and_pass_listing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with(
-            "ptx-opt: error: unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, lop3-expand, lop3-fuse, set-fold, simplify-cfg"
+            "ptx-opt: error: unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, legalize, lop3-expand, lop3-fuse, lower-vote, set-fold, simplify-cfg"
         ),
         "{err}"
     );
@@ -331,4 +331,35 @@ fn many_blocks_take_the_sparse_liveness_path() {
     // Printing kept every branch and no copy was needed.
     assert_eq!(text.matches("@%p1 bra").count(), n);
     assert!(!text.contains("mov.b32"), "unexpected copies");
+}
+
+/// `-o` naming something that is not a regular file (a FIFO here, as
+/// `/dev/null` would be) writes into it rather than renaming a temporary
+/// file over it, which would replace the device with a file.
+#[test]
+fn output_to_a_fifo_writes_through_it() {
+    let dir = tmpdir("fifo");
+    let fifo = dir.join("out.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this system
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let src = dir.join("in.ptx");
+    std::fs::write(&src, ".version 7.0\n.target sm_80\n.address_size 64\n").unwrap();
+    let out = bin().arg(&src).arg("-o").arg(&fifo).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Checked before joining: had it been replaced, the reader would wait
+    // forever on the unlinked FIFO.
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(reader.join().unwrap().contains(".target sm_80"));
 }

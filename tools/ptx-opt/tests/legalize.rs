@@ -1,0 +1,158 @@
+//! Legacy PTX reaches new targets: every file in `tests/legacy/` (written
+//! for ISA 6.x and pre-Volta targets, with non-sync `vote` and vop2) goes
+//! through `legalize` for sm_75 … sm_120 with `--check-each`; no non-sync
+//! vote is left, `.version` is at least 6.2, and ptxas accepts the result
+//! (required under CI). The same files moved to `.version 7.0` for sm_70
+//! are refused by ptxas as they are, and accepted once legalized.
+
+use ptx_opt::{process_with, Config};
+use ptx_passes::registry::lookup;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TARGETS: &[&str] = &["sm_75", "sm_80", "sm_90", "sm_100", "sm_120"];
+
+fn legacy() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/legacy");
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    assert!(v.len() >= 3);
+    v
+}
+
+fn legalize(src: &str, target: &str) -> String {
+    let mut cfg = Config::default();
+    cfg.passes.push((lookup("legalize").unwrap(), Vec::new()));
+    cfg.target = Some(target.into());
+    cfg.instrumentation.check_each = Some(ptx_opt::check_each(16));
+    cfg.instrumentation.verify_each = true;
+    process_with(src.as_bytes(), &cfg)
+        .unwrap_or_else(|(e, log)| panic!("{e:?}\n{log}"))
+        .text
+}
+
+fn ptxas() -> Option<PathBuf> {
+    let local =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.tools/cuda/nvidia/cu13/bin/ptxas");
+    let p = std::env::var_os("PTXAS")
+        .map(PathBuf::from)
+        .or(local.exists().then_some(local));
+    if p.is_none() && std::env::var_os("CI").is_some() {
+        panic!("ptxas is required under CI (scripts/install-ptxas.sh)");
+    }
+    p
+}
+
+fn assemble(ptxas: &Path, text: &str, arch: &str) -> Result<(), String> {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("ptx-opt-legalize-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (src, bin) = (
+        dir.join(format!("{arch}.ptx")),
+        dir.join(format!("{arch}.cubin")),
+    );
+    std::fs::write(&src, text).unwrap();
+    let out = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg("-o")
+        .arg(&bin)
+        .arg(&src)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+#[test]
+fn legacy_files_reach_every_target() {
+    let ptxas = ptxas();
+    for (name, src) in legacy() {
+        for t in TARGETS {
+            let out = legalize(&src, t);
+            for l in out.lines().filter(|l| l.contains("vote.")) {
+                assert!(l.contains("vote.sync."), "{name} for {t}: {l}");
+            }
+            let version = out
+                .lines()
+                .find_map(|l| l.strip_prefix(".version "))
+                .unwrap();
+            let (a, b) = version.split_once('.').unwrap();
+            assert!(
+                (a.parse::<u32>().unwrap(), b.parse::<u32>().unwrap()) >= (6, 2),
+                "{name}: {version}"
+            );
+            if let Some(p) = &ptxas {
+                assemble(p, &out, t).unwrap_or_else(|e| panic!("{name} for {t}: {e}\n{out}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn moved_to_a_new_version_they_need_legalize() {
+    let Some(ptxas) = ptxas() else { return };
+    for (name, src) in legacy() {
+        let moved = src
+            .lines()
+            .map(|l| {
+                if l.starts_with(".version") {
+                    ".version 7.0".to_string()
+                } else if l.starts_with(".target") {
+                    ".target sm_70".to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let err = assemble(&ptxas, &moved, "sm_80").expect_err(&name);
+        assert!(
+            err.contains("without '.sync' is not supported"),
+            "{name}: {err}"
+        );
+        assemble(&ptxas, &legalize(&moved, "sm_80"), "sm_80")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// The lowered votes compute the same in divergent warps, several warps per
+/// block, with inactive lanes (a partial last warp).
+#[test]
+fn lowered_votes_match_in_divergent_code() {
+    let (_, src) = legacy()
+        .into_iter()
+        .find(|l| l.0 == "vote_divergent.ptx")
+        .unwrap();
+    let out = legalize(&src, "sm_80");
+    let case = r#"{"grid": [2,1,1], "block": [83,1,1],
+        "buffers": {"out": {"type": "u32", "zeros": 166}}, "params": [{"buffer": "out"}]}"#;
+    let run = |t: &str| {
+        let m = ptx_parse::parse_module(t).unwrap();
+        ptx_eval::case::run_case(&m, case, 1 << 24).unwrap()["buffers"].clone()
+    };
+    let (a, b) = (run(&src), run(&out));
+    assert_eq!(a, b);
+    // The votes really differ between lanes and warps.
+    let vals: std::collections::BTreeSet<String> = a["out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    assert!(vals.len() > 3, "{vals:?}");
+}
