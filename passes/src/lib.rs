@@ -21,6 +21,7 @@ pub mod loops;
 pub mod lop3_expand;
 pub mod lop3_fuse;
 pub mod lower_vote;
+pub mod lower_vsub2;
 pub mod manager;
 pub mod pipeline;
 pub mod registry;

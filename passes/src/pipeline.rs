@@ -252,7 +252,7 @@ mod tests {
         let err = resolve(&parse("dce,frob").unwrap()).unwrap_err();
         assert!(
             err.starts_with(
-                "unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, legalize, lop3-expand, lop3-fuse, lower-vote, set-fold, simplify-cfg"
+                "unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, legalize, lop3-expand, lop3-fuse, lower-vote, lower-vsub2, set-fold, simplify-cfg"
             ),
             "{err}"
         );

@@ -77,6 +77,13 @@ pub const PASSES: &[PassInfo] = &[
         create: |_| Box::new(crate::lower_vote::LowerVote { only_when_needed: false }),
     },
     PassInfo {
+        name: "lower-vsub2",
+        summary: "lower plain vadd2/vsub2 to SWAR 32-bit arithmetic (lop3 on sm_50+)",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::lower_vsub2::LowerVsub2),
+    },
+    PassInfo {
         name: "set-fold",
         summary: "fold set and constant selp results into their users; simplify selects and predicate logic around them",
         params: &[],

@@ -164,7 +164,7 @@ fn pipelines_and_pass_listing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with(
-            "ptx-opt: error: unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, legalize, lop3-expand, lop3-fuse, lower-vote, set-fold, simplify-cfg"
+            "ptx-opt: error: unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, legalize, lop3-expand, lop3-fuse, lower-vote, lower-vsub2, set-fold, simplify-cfg"
         ),
         "{err}"
     );
