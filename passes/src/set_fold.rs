@@ -964,14 +964,33 @@ impl Pass for SetFold {
     }
 
     fn run(&mut self, f: &mut Function, _am: &mut AnalysisManager) -> Preserved {
+        // Every rule starts from a set, selp or slct.
+        let any = f.layout.blocks().any(|b| {
+            f.layout
+                .block_insts(b)
+                .any(|i| matches!(f.op(i).opcode, Opcode::Set | Opcode::Selp | Opcode::Slct))
+        });
+        if !any {
+            return Preserved::All;
+        }
         let mut changed = false;
         // Each round strictly shrinks the function or rewrites in place a
         // bounded number of times; stop at a fixed point.
         for _ in 0..8 {
+            // Use lists are recomputed only after a step changed something.
             let mut round = fold_selects(f);
-            round |= fold_set_logic(f, &uses_of(f));
-            round |= fold_chains(f, &uses_of(f));
-            round |= merge_pairs(f, &uses_of(f));
+            let mut uses = uses_of(f);
+            let mut step = fold_set_logic(f, &uses);
+            round |= step;
+            if step {
+                uses = uses_of(f);
+            }
+            step = fold_chains(f, &uses);
+            round |= step;
+            if step {
+                uses = uses_of(f);
+            }
+            round |= merge_pairs(f, &uses);
             changed |= round;
             if !round {
                 break;
