@@ -32,7 +32,8 @@ use smallvec::smallvec;
 /// The pass.
 pub struct ConstFold;
 
-fn mask(bits: u32) -> u64 {
+/// All ones in the low `bits` bits.
+pub(crate) fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {
@@ -40,7 +41,8 @@ fn mask(bits: u32) -> u64 {
     }
 }
 
-fn sext(v: u64, bits: u32) -> i64 {
+/// `v`'s low `bits` bits, sign-extended.
+pub(crate) fn sext(v: u64, bits: u32) -> i64 {
     if bits >= 64 {
         v as i64
     } else {

@@ -50,6 +50,16 @@ impl Preserved {
     pub fn changed(self) -> bool {
         self != Preserved::All
     }
+
+    /// [`Preserved::Cfg`] if instructions changed, else [`Preserved::All`]:
+    /// the answer of a pass that never touches blocks or edges.
+    pub fn cfg_if(changed: bool) -> Preserved {
+        if changed {
+            Preserved::Cfg
+        } else {
+            Preserved::All
+        }
+    }
 }
 
 /// A transformation over one function.

@@ -21,38 +21,21 @@
 
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::lut::{BinOp, Expr};
-use ptx_ir::{
-    BoolOp, CmpOp, Function, Imm, Inst, InstData, Mod, Opcode, Operand, Type, Value, ValueDef,
-};
+use ptx_ir::{BoolOp, CmpOp, Function, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
+use rustc_hash::FxHashMap;
 use smallvec::{smallvec, SmallVec};
 
 /// The pass.
 pub struct Lop3Expand;
 
-/// Emits `e` before `at`; the root's instruction gets `root` (if given) as
-/// its result and `guard`/`ties`. Returns the operand holding the value.
+/// Emits a formula's operators as instructions before `at`.
 struct Emitter<'a> {
     f: &'a mut Function,
     at: Inst,
     inputs: [Operand; 3],
-    pos: u32,
-    loc: u32,
 }
 
 impl Emitter<'_> {
-    fn fresh(&mut self) -> (Inst, Value) {
-        let i = self.f.dfg.insts.push(InstData::new(
-            self.f.ops.intern(Opcode::Mov, &[Mod::Type(Type::B32)]),
-            smallvec![],
-        ));
-        let v = self.f.dfg.append_result(i, Type::B32, None);
-        self.f.layout.insert_inst_before(i, self.at);
-        let d = &mut self.f.dfg.insts[i];
-        d.pos = self.pos;
-        d.loc = self.loc;
-        (i, v)
-    }
-
     /// Emits the operators of `e` into new instructions (the root into
     /// `into` when given) and returns the operand for its value.
     fn emit(&mut self, e: &Expr, into: Option<Inst>) -> Operand {
@@ -75,11 +58,11 @@ impl Emitter<'_> {
                 (opcode, smallvec![a, b])
             }
         };
-        let (i, v) = match into {
-            Some(i) => (i, self.f.inst(i).results[0]),
-            None => self.fresh(),
-        };
         let op = self.f.ops.intern(opcode, &[Mod::Type(Type::B32)]);
+        let Some(i) = into else {
+            return Operand::Value(self.f.insert_def_before(self.at, op, Type::B32, srcs));
+        };
+        let v = self.f.inst(i).results[0];
         let d = &mut self.f.dfg.insts[i];
         d.op = op;
         d.operands = smallvec![Operand::Value(v)];
@@ -88,7 +71,9 @@ impl Emitter<'_> {
     }
 }
 
-fn expand(f: &mut Function, i: Inst) -> bool {
+/// Expands `i` if it is a lop3 with an immediate LUT. A `d|p` form's `d`
+/// is renamed through `renames` to the formula's value.
+fn expand(f: &mut Function, i: Inst, renames: &mut FxHashMap<Value, Value>) -> bool {
     let info = f.op(i);
     let d = f.inst(i);
     if info.opcode != Opcode::Lop3 || d.operands.len() < 5 {
@@ -107,16 +92,9 @@ fn expand(f: &mut Function, i: Inst) -> bool {
         d.operands[2].clone(),
         d.operands[3].clone(),
     ];
-    let (pos, loc) = (d.pos, d.loc);
     match bool_op {
         None => {
-            let mut em = Emitter {
-                f,
-                at: i,
-                inputs,
-                pos,
-                loc,
-            };
+            let mut em = Emitter { f, at: i, inputs };
             em.emit(&e, Some(i));
         }
         Some(b) => {
@@ -132,25 +110,21 @@ fn expand(f: &mut Function, i: Inst) -> bool {
                 // Guarded dual writes keep their tie pairing; left alone.
                 return false;
             }
-            let mut em = Emitter {
-                f,
-                at: i,
-                inputs,
-                pos,
-                loc,
-            };
+            let mut em = Emitter { f, at: i, inputs };
             let val = em.emit(&e, None);
             let val = match (val, dv) {
+                // d's readers read the formula's value instead.
                 (Operand::Value(v), Some(x)) => {
-                    // Copy into the original destination value.
-                    let (m, _) = em.fresh();
-                    let dd = &mut em.f.dfg.insts[m];
-                    dd.results = smallvec![x];
-                    dd.operands = smallvec![Operand::Value(x), Operand::Value(v)];
-                    em.f.dfg.values[x].def = ValueDef::Result(m, 0);
-                    Operand::Value(x)
+                    renames.insert(x, v);
+                    Operand::Value(v)
                 }
-                (v, _) => v,
+                (imm, Some(x)) => {
+                    let mov = f.ops.intern(Opcode::Mov, &[Mod::Type(Type::B32)]);
+                    let v = f.insert_def_before(i, mov, Type::B32, [imm]);
+                    renames.insert(x, v);
+                    Operand::Value(v)
+                }
+                (v, None) => v,
             };
             let setp = f.ops.intern(
                 Opcode::Setp,
@@ -177,19 +151,12 @@ impl Pass for Lop3Expand {
     }
 
     fn run(&mut self, f: &mut Function, _am: &mut AnalysisManager) -> Preserved {
-        let insts: Vec<Inst> = f
-            .layout
-            .blocks()
-            .flat_map(|b| f.layout.block_insts(b))
-            .collect();
+        let mut renames = FxHashMap::default();
         let mut changed = false;
-        for i in insts {
-            changed |= expand(f, i);
+        for i in f.layout_insts() {
+            changed |= expand(f, i, &mut renames);
         }
-        if changed {
-            Preserved::Cfg
-        } else {
-            Preserved::All
-        }
+        crate::rewrite::replace_all_uses(f, &renames);
+        Preserved::cfg_if(changed)
     }
 }

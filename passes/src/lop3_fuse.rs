@@ -1166,7 +1166,6 @@ fn fuse_block(
         return false;
     }
     let (best, covered) = map(&net);
-    let mapper_cost = |n: usize| cut_cost(&net, n, &best[n]);
     // New depth of every node in the cover.
     let mut depth = vec![0u32; net.sigs.len()];
     for (n, c) in best.iter().enumerate() {
@@ -1179,7 +1178,11 @@ fn fuse_block(
     for (n, node) in net.nodes.iter().enumerate() {
         let e = score.entry(comp[n]).or_default();
         e.0 .0 += 1;
-        e.1 .0 += if covered[n] > 0 { mapper_cost(n) } else { 0 };
+        e.1 .0 += if covered[n] > 0 {
+            cut_cost(&net, n, &best[n])
+        } else {
+            0
+        };
         if node.output {
             e.0 .1 = e.0 .1.max(node.depth);
             e.1 .1 = e.1 .1.max(depth[net.node_sig[n] as usize]);
@@ -1240,7 +1243,7 @@ fn fuse_block(
                 mov,
                 smallvec![d, Operand::Imm(Imm::int(if tt == 0 { 0 } else { -1 }))],
             ),
-            (1, PAT0) if mapper_cost(n) == 0 => {
+            (1, PAT0) if cut_cost(&net, n, &best[n]) == 0 => {
                 if let Operand::Value(v) = leaf(0) {
                     copies.insert(node.result, v);
                 }
@@ -1253,16 +1256,13 @@ fn fuse_block(
                 let x = [leaf(0), leaf(1), leaf(2), leaf(3)];
                 // Inner lop3s go right before the node, unguarded.
                 let fresh = |f: &mut Function, ops: [Operand; 3], l: u8| {
-                    let (pos, loc) = (f.inst(node.inst).pos, f.inst(node.inst).loc);
-                    let i = f.dfg.insts.push(ptx_ir::InstData::new(lop3, smallvec![]));
-                    let v = f.dfg.append_result(i, Type::B32, None);
-                    let data = &mut f.dfg.insts[i];
                     let [p, q, r] = ops;
-                    data.operands = smallvec![Operand::Value(v), p, q, r, hex(l)];
-                    data.pos = pos;
-                    data.loc = loc;
-                    f.layout.insert_inst_before(i, node.inst);
-                    Operand::Value(v)
+                    Operand::Value(f.insert_def_before(
+                        node.inst,
+                        lop3,
+                        Type::B32,
+                        [p, q, r, hex(l)],
+                    ))
                 };
                 match decompose(tt) {
                     Decomp::Two {
@@ -1453,11 +1453,7 @@ impl Pass for Lop3Fuse {
             return Preserved::All;
         }
         let blocks: Vec<_> = f.layout.blocks().collect();
-        let all = blocks
-            .iter()
-            .flat_map(|&b| f.layout.block_insts(b))
-            .collect::<Vec<_>>();
-        let uses = ptx_ir::dfg::compute_uses(&f.dfg, all.into_iter());
+        let uses = f.uses();
         let mut copies = FxHashMap::default();
         let mut changed = false;
         for &b in &blocks {
@@ -1466,22 +1462,14 @@ impl Pass for Lop3Fuse {
         }
         crate::rewrite::replace_all_uses(f, &copies);
         if target.is_some_and(|t| t.sm >= 70 && t.ptx >= (8, 2)) {
-            let all = blocks
-                .iter()
-                .flat_map(|&b| f.layout.block_insts(b))
-                .collect::<Vec<_>>();
-            let uses = ptx_ir::dfg::compute_uses(&f.dfg, all.into_iter());
+            let uses = f.uses();
             for &b in &blocks {
                 let insts: Vec<Inst> = f.layout.block_insts(b).collect();
                 changed |= fuse_predicates(f, &insts, &uses);
             }
         }
         tracing::debug!(target: "lop3-fuse", function = %f.name, changed, "done");
-        if changed {
-            Preserved::Cfg
-        } else {
-            Preserved::All
-        }
+        Preserved::cfg_if(changed)
     }
 }
 
@@ -1558,12 +1546,7 @@ mod tests {
             }
             let m = ptx_parse::parse_module(&std::fs::read_to_string(&path).unwrap()).unwrap();
             for f in m.functions() {
-                let all: Vec<Inst> = f
-                    .layout
-                    .blocks()
-                    .flat_map(|b| f.layout.block_insts(b))
-                    .collect();
-                let uses = ptx_ir::dfg::compute_uses(&f.dfg, all.iter().copied());
+                let uses = f.uses();
                 for b in f.layout.blocks() {
                     let insts: Vec<Inst> = f.layout.block_insts(b).collect();
                     let net = build(f, &insts, &uses);

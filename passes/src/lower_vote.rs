@@ -30,9 +30,8 @@
 //! ```
 
 use crate::{AnalysisManager, Pass, Preserved};
-use ptx_ir::{Function, Imm, Inst, InstData, Mod, Opcode, Operand, Type, ValueDef};
+use ptx_ir::{Function, Imm, Inst, Mod, Opcode, Operand, Type, ValueDef};
 use ptx_target::{Feature, PtxVersion, Sm};
-use smallvec::smallvec;
 
 /// The pass; `legalize` rewrites only what the target needs.
 pub struct LowerVote {
@@ -81,11 +80,7 @@ impl Pass for LowerVote {
         let forward = has_sync
             && !backward
             && (!self.only_when_needed || target.is_some_and(|(sm, _)| sm.number >= 70));
-        let insts: Vec<Inst> = f
-            .layout
-            .blocks()
-            .flat_map(|b| f.layout.block_insts(b))
-            .collect();
+        let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
             if f.op(i).opcode != Opcode::Vote {
@@ -93,21 +88,18 @@ impl Pass for LowerVote {
             }
             let d = f.inst(i);
             if forward && !is_sync(f, i) && d.operands.len() == 2 {
-                let (guard, pos, loc) = (d.guard, d.pos, d.loc);
+                let guard = d.guard;
                 let am_op = f.ops.intern(Opcode::Activemask, &[Mod::Type(Type::B32)]);
-                let mut m_inst = InstData::new(am_op, smallvec![]);
-                m_inst.guard = guard;
-                m_inst.pos = pos;
-                m_inst.loc = loc;
-                let a = f.dfg.insts.push(m_inst);
-                let m = f.dfg.append_result(a, Type::B32, None);
-                f.dfg.insts[a].operands.push(Operand::Value(m));
+                let m = f.insert_def_before(i, am_op, Type::B32, []);
+                let ValueDef::Result(a, _) = f.dfg.values[m].def else {
+                    unreachable!("insert_def_before defines its result")
+                };
                 if guard.is_some() {
                     // Guarded off, the register keeps whatever it held.
                     let old = f.dfg.make_value(Type::B32, ValueDef::Undef, None);
+                    f.dfg.insts[a].guard = guard;
                     f.dfg.insts[a].ties.push(old);
                 }
-                f.layout.insert_inst_before(a, i);
                 let op = f.ops.intern_text(&respell(f, i, true));
                 let d = &mut f.dfg.insts[i];
                 d.op = op;
@@ -129,10 +121,6 @@ impl Pass for LowerVote {
             let (v, _) = Feature::Activemask.minimum();
             am.require_ptx((v.0, v.1));
         }
-        if changed {
-            Preserved::Cfg
-        } else {
-            Preserved::All
-        }
+        Preserved::cfg_if(changed)
     }
 }

@@ -32,7 +32,7 @@
 //! ```
 
 use crate::{AnalysisManager, Pass, Preserved};
-use ptx_ir::{Function, Imm, Inst, InstData, Opcode, Operand, Type, Value};
+use ptx_ir::{Function, Imm, Inst, Opcode, Operand, Type, Value};
 use smallvec::{smallvec, SmallVec};
 
 /// The pass.
@@ -103,16 +103,7 @@ impl Emit<'_> {
     /// A new unguarded `text d, srcs` before the vop2; returns `d`.
     fn op(&mut self, text: &str, srcs: SmallVec<[Operand; 3]>) -> Operand {
         let op = self.f.ops.intern_text(text);
-        let i = self.f.dfg.insts.push(InstData::new(op, SmallVec::new()));
-        let v = self.f.dfg.append_result(i, Type::B32, None);
-        let (pos, loc) = (self.f.inst(self.at).pos, self.f.inst(self.at).loc);
-        let d = &mut self.f.dfg.insts[i];
-        d.operands.push(Operand::Value(v));
-        d.operands.extend(srcs);
-        d.pos = pos;
-        d.loc = loc;
-        self.f.layout.insert_inst_before(i, self.at);
-        Operand::Value(v)
+        Operand::Value(self.f.insert_def_before(self.at, op, Type::B32, srcs))
     }
 }
 
@@ -127,11 +118,7 @@ impl Pass for LowerVsub2 {
 
     fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
         let lop3 = am.target.is_none_or(|t| t.sm >= 50);
-        let insts: Vec<Inst> = f
-            .layout
-            .blocks()
-            .flat_map(|b| f.layout.block_insts(b))
-            .collect();
+        let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
             let Some((op, a, b, c, d, mask)) = form(f, i) else {
@@ -194,10 +181,6 @@ impl Pass for LowerVsub2 {
             data.operands = operands;
             changed = true;
         }
-        if changed {
-            Preserved::Cfg
-        } else {
-            Preserved::All
-        }
+        Preserved::cfg_if(changed)
     }
 }

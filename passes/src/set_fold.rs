@@ -42,6 +42,7 @@
 //!   @%p1 st.global.u32 [%rd1], %r1;
 //! ```
 
+use crate::const_fold::{mask, sext};
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::entity::SecondaryMap;
 use ptx_ir::{BoolOp, CmpOp, Function, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
@@ -52,23 +53,6 @@ use smallvec::{smallvec, SmallVec};
 pub struct SetFold;
 
 type Uses = SecondaryMap<Value, SmallVec<[Inst; 2]>>;
-
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
-
-fn sext(v: u64, bits: u32) -> i64 {
-    if bits >= 64 {
-        v as i64
-    } else {
-        let s = 64 - bits;
-        ((v << s) as i64) >> s
-    }
-}
 
 /// Whether `i` may be rewritten or folded: unguarded, no tied results.
 fn plain(f: &Function, i: Inst) -> bool {
@@ -199,6 +183,18 @@ fn setp_mods(f: &Function, set: Inst) -> Vec<Mod> {
         })
         .copied()
         .collect()
+}
+
+/// Rewrites `set` in place into the `setp` of its comparison; returns the
+/// new predicate (the set's value is no longer defined).
+fn set_to_setp(f: &mut Function, set: Inst) -> Value {
+    let op = f.ops.intern(Opcode::Setp, &setp_mods(f, set));
+    let p = f.dfg.make_value(Type::Pred, ValueDef::Result(set, 0), None);
+    let d = &mut f.dfg.insts[set];
+    d.op = op;
+    d.operands[0] = Operand::Value(p);
+    d.results = smallvec![p];
+    p
 }
 
 /// Complements the comparison in `mods` (and the `.BoolOp`, De Morgan),
@@ -526,11 +522,7 @@ fn hex(x: u64) -> Operand {
 
 /// Folds the chains of every mask source; returns whether anything changed.
 fn fold_chains(f: &mut Function, uses: &Uses) -> bool {
-    let insts: Vec<Inst> = f
-        .layout
-        .blocks()
-        .flat_map(|b| f.layout.block_insts(b))
-        .collect();
+    let insts = f.layout_insts();
     let mut changed = false;
     let mut renames: FxHashMap<Value, Value> = FxHashMap::default();
     let mut dead: Vec<Inst> = Vec::new();
@@ -586,29 +578,14 @@ fn fold_chains(f: &mut Function, uses: &Uses) -> bool {
         let p = match pred {
             Some(p) => p,
             None => {
-                let mods = setp_mods(f, i);
-                let op = f.ops.intern(Opcode::Setp, &mods);
-                let mut operands: SmallVec<[Operand; 3]> = f.inst(i).operands.clone();
                 if c.nodes[0].sink {
-                    // The set stays; the setp goes right before it.
-                    let new = f.dfg.insts.push(ptx_ir::InstData::new(op, smallvec![]));
-                    let p = f.dfg.append_result(new, Type::Pred, None);
-                    operands[0] = Operand::Value(p);
-                    let (pos, loc) = (f.inst(i).pos, f.inst(i).loc);
-                    let d = &mut f.dfg.insts[new];
-                    d.operands = operands;
-                    d.pos = pos;
-                    d.loc = loc;
-                    f.layout.insert_inst_before(new, i);
-                    p
+                    // The set stays; its setp goes right before it.
+                    let op = f.ops.intern(Opcode::Setp, &setp_mods(f, i));
+                    let srcs: SmallVec<[Operand; 3]> =
+                        f.inst(i).operands[1..].iter().cloned().collect();
+                    f.insert_def_before(i, op, Type::Pred, srcs)
                 } else {
-                    let p = f.dfg.make_value(Type::Pred, ValueDef::Result(i, 0), None);
-                    operands[0] = Operand::Value(p);
-                    let d = &mut f.dfg.insts[i];
-                    d.op = op;
-                    d.operands = operands;
-                    d.results = smallvec![p];
-                    p
+                    set_to_setp(f, i)
                 }
             }
         };
@@ -656,11 +633,7 @@ fn fold_chains(f: &mut Function, uses: &Uses) -> bool {
 
 /// `and`/`or`/`xor` of two `set` results, and `not` of an integer `set`.
 fn fold_set_logic(f: &mut Function, uses: &Uses) -> bool {
-    let insts: Vec<Inst> = f
-        .layout
-        .blocks()
-        .flat_map(|b| f.layout.block_insts(b))
-        .collect();
+    let insts = f.layout_insts();
     let mut changed = false;
     for i in insts {
         if f.layout.inst_block(i).is_none() || !plain(f, i) {
@@ -728,15 +701,7 @@ fn fold_set_logic(f: &mut Function, uses: &Uses) -> bool {
         } else {
             continue;
         };
-        let p_mods = setp_mods(f, inner);
-        let p_op = f.ops.intern(Opcode::Setp, &p_mods);
-        let p = f
-            .dfg
-            .make_value(Type::Pred, ValueDef::Result(inner, 0), None);
-        let di = &mut f.dfg.insts[inner];
-        di.op = p_op;
-        di.operands[0] = Operand::Value(p);
-        di.results = smallvec![p];
+        let p = set_to_setp(f, inner);
         let mut mods = f.op(outer).mods.clone();
         mods.insert(1, Mod::Bool(bool_op));
         let op = f.ops.intern(Opcode::Set, &mods);
@@ -754,11 +719,7 @@ fn fold_set_logic(f: &mut Function, uses: &Uses) -> bool {
 
 /// `setp` + lone `selp -1, 0` / `1.0, 0.0` (either order) → `set`.
 fn merge_pairs(f: &mut Function, uses: &Uses) -> bool {
-    let insts: Vec<Inst> = f
-        .layout
-        .blocks()
-        .flat_map(|b| f.layout.block_insts(b))
-        .collect();
+    let insts = f.layout_insts();
     let mut changed = false;
     for s in insts {
         let info = f.op(s);
@@ -847,11 +808,7 @@ fn merge_pairs(f: &mut Function, uses: &Uses) -> bool {
 /// `selp` with equal arms or nested on the same predicate; `slct` with an
 /// immediate selector.
 fn fold_selects(f: &mut Function) -> bool {
-    let insts: Vec<Inst> = f
-        .layout
-        .blocks()
-        .flat_map(|b| f.layout.block_insts(b))
-        .collect();
+    let insts = f.layout_insts();
     let mut renames: FxHashMap<Value, Value> = FxHashMap::default();
     let mut changed = false;
     for i in insts {
@@ -949,15 +906,6 @@ fn fold_selects(f: &mut Function) -> bool {
     changed
 }
 
-fn uses_of(f: &Function) -> Uses {
-    let all: Vec<Inst> = f
-        .layout
-        .blocks()
-        .flat_map(|b| f.layout.block_insts(b))
-        .collect();
-    ptx_ir::dfg::compute_uses(&f.dfg, all.into_iter())
-}
-
 impl Pass for SetFold {
     fn name(&self) -> &'static str {
         "set-fold"
@@ -979,16 +927,16 @@ impl Pass for SetFold {
         for _ in 0..8 {
             // Use lists are recomputed only after a step changed something.
             let mut round = fold_selects(f);
-            let mut uses = uses_of(f);
+            let mut uses = f.uses();
             let mut step = fold_set_logic(f, &uses);
             round |= step;
             if step {
-                uses = uses_of(f);
+                uses = f.uses();
             }
             step = fold_chains(f, &uses);
             round |= step;
             if step {
-                uses = uses_of(f);
+                uses = f.uses();
             }
             round |= merge_pairs(f, &uses);
             changed |= round;
@@ -997,10 +945,6 @@ impl Pass for SetFold {
             }
         }
         tracing::debug!(target: "set-fold", function = %f.name, changed, "done");
-        if changed {
-            Preserved::Cfg
-        } else {
-            Preserved::All
-        }
+        Preserved::cfg_if(changed)
     }
 }

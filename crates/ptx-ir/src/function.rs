@@ -1,9 +1,13 @@
 //! Functions (`.entry` kernels and `.func` device functions).
 
 use crate::dfg::{DataFlowGraph, InstData};
+use crate::entity::SecondaryMap;
 use crate::layout::Layout;
-use crate::op::{OpInfo, OpTable};
-use crate::Inst;
+use crate::op::{OpId, OpInfo, OpTable};
+use crate::operand::Operand;
+use crate::types::Type;
+use crate::{Inst, Value};
+use smallvec::SmallVec;
 
 /// `.entry` or `.func`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +90,42 @@ impl Function {
     #[inline]
     pub fn op(&self, i: Inst) -> &OpInfo {
         self.ops.info(self.dfg.insts[i].op)
+    }
+
+    /// The instructions in the layout, block by block (a snapshot, so the
+    /// caller may edit while walking it).
+    pub fn layout_insts(&self) -> Vec<Inst> {
+        self.layout
+            .blocks()
+            .flat_map(|b| self.layout.block_insts(b))
+            .collect()
+    }
+
+    /// For each value, the instructions in the layout that read it.
+    pub fn uses(&self) -> SecondaryMap<Value, SmallVec<[Inst; 2]>> {
+        crate::dfg::compute_uses(&self.dfg, self.layout_insts().into_iter())
+    }
+
+    /// Inserts `op d, srcs…` right before `at`, with a new unguarded result
+    /// `d` of type `ty` and `at`'s source position and debug location;
+    /// returns `d`.
+    pub fn insert_def_before(
+        &mut self,
+        at: Inst,
+        op: OpId,
+        ty: Type,
+        srcs: impl IntoIterator<Item = Operand>,
+    ) -> Value {
+        let i = self.dfg.insts.push(InstData::new(op, SmallVec::new()));
+        let v = self.dfg.append_result(i, ty, None);
+        let (pos, loc) = (self.inst(at).pos, self.inst(at).loc);
+        let d = &mut self.dfg.insts[i];
+        d.operands.push(Operand::Value(v));
+        d.operands.extend(srcs);
+        d.pos = pos;
+        d.loc = loc;
+        self.layout.insert_inst_before(i, at);
+        v
     }
 
     /// Number of instructions in the layout.

@@ -16,11 +16,7 @@ impl Pass for MulToShl {
 
     fn run(&mut self, f: &mut Function, _am: &mut AnalysisManager) -> Preserved {
         let shl = f.ops.intern(Opcode::Shl, &[Mod::Type(Type::B32)]);
-        let insts: Vec<_> = f
-            .layout
-            .blocks()
-            .flat_map(|b| f.layout.block_insts(b))
-            .collect();
+        let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
             let info = f.op(i);
@@ -41,11 +37,7 @@ impl Pass for MulToShl {
             d.operands[2] = Operand::Imm(Imm::int(v.trailing_zeros() as i64));
             changed = true;
         }
-        if changed {
-            Preserved::Cfg
-        } else {
-            Preserved::All
-        }
+        Preserved::cfg_if(changed)
     }
 }
 
