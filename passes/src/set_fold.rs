@@ -245,6 +245,24 @@ fn fold_op(f: &Function, i: Inst, v: Value, x: u64) -> Option<(u64, Type)> {
         .copied()
         .collect();
     let lo = |m: &Mod| matches!(m, Mod::Cmp(CmpOp::Lo)) || f.ops.is_word(*m, "lo");
+    if info.opcode == Opcode::Set {
+        // `set.CMP d, v, K` (or `K, v`) of a mask value: another one.
+        let (dty, sty, t) = set_form(f, i)?;
+        if !sty.is_integer()
+            || info.bool_op().is_some()
+            || d.operands.len() != 3
+            || info.mods.iter().any(|m| matches!(m, Mod::Word(_)))
+        {
+            return None;
+        }
+        let c = info.cmp()?;
+        let r = match (&d.operands[1], &d.operands[2]) {
+            (Operand::Value(w), k) if *w == v => compare(c, x, imm(k)?, sty)?,
+            (k, Operand::Value(w)) if *w == v => compare(c, imm(k)?, x, sty)?,
+            _ => return None,
+        };
+        return Some((if r { t } else { 0 }, dty));
+    }
     let ty = info.last_type()?;
     if !ty.is_integer() || ty.bits() > 64 {
         return None;
@@ -516,6 +534,15 @@ fn selp_op(f: &mut Function, ty: Type) -> ptx_ir::OpId {
     f.ops.intern(Opcode::Selp, &[Mod::Type(t)])
 }
 
+fn mov_op(f: &mut Function, ty: Type) -> ptx_ir::OpId {
+    let t = match ty.bits() {
+        16 => Type::B16,
+        64 => Type::B64,
+        _ => Type::B32,
+    };
+    f.ops.intern(Opcode::Mov, &[Mod::Type(t)])
+}
+
 fn hex(x: u64) -> Operand {
     Operand::Imm(Imm::hex(x))
 }
@@ -564,10 +591,12 @@ fn fold_chains(f: &mut Function, uses: &Uses) -> bool {
         {
             continue;
         }
-        // Instructions now and after the fold.
+        // Instructions now and after the fold. A derived value that is
+        // the same either way (`set.eq` of a set result against 1, say)
+        // becomes a constant and needs no predicate.
         let before = c.nodes.len() + c.preds.len();
         let derived_sinks = c.nodes[1..].iter().filter(|n| n.sink).count();
-        let needs_pred = !c.preds.is_empty() || derived_sinks > 0;
+        let needs_pred = !c.preds.is_empty() || c.nodes[1..].iter().any(|n| n.sink && n.t != n.f);
         let after = derived_sinks
             + usize::from(c.nodes[0].sink)
             + usize::from(pred.is_none() && needs_pred);
@@ -576,42 +605,53 @@ fn fold_chains(f: &mut Function, uses: &Uses) -> bool {
         }
         // The predicate: the selp's, or the set's comparison as a setp.
         let p = match pred {
-            Some(p) => p,
-            None => {
-                if c.nodes[0].sink {
-                    // The set stays; its setp goes right before it.
-                    let op = f.ops.intern(Opcode::Setp, &setp_mods(f, i));
-                    let srcs: SmallVec<[Operand; 3]> =
-                        f.inst(i).operands[1..].iter().cloned().collect();
-                    f.insert_def_before(i, op, Type::Pred, srcs)
-                } else {
-                    set_to_setp(f, i)
-                }
-            }
+            _ if !needs_pred => None,
+            Some(p) => Some(p),
+            None => Some(if c.nodes[0].sink {
+                // The set stays; its setp goes right before it.
+                let op = f.ops.intern(Opcode::Setp, &setp_mods(f, i));
+                let srcs: SmallVec<[Operand; 3]> =
+                    f.inst(i).operands[1..].iter().cloned().collect();
+                f.insert_def_before(i, op, Type::Pred, srcs)
+            } else {
+                set_to_setp(f, i)
+            }),
         };
-        if pred.is_some() && !c.nodes[0].sink {
+        // The source goes unless something still reads it, or its
+        // comparison became the setp.
+        if !c.nodes[0].sink && (pred.is_some() || p.is_none()) {
             dead.push(i);
         }
         for n in &c.nodes[1..] {
             touched.insert(n.def);
-            if n.sink {
-                let op = selp_op(f, n.ty);
-                let m = mask(n.ty.bits());
-                let d = &mut f.dfg.insts[n.def];
-                d.op = op;
-                d.operands = smallvec![
-                    Operand::Value(n.value),
-                    hex(n.t & m),
-                    hex(n.f & m),
-                    Operand::Value(p)
-                ];
-            } else {
+            if !n.sink {
                 dead.push(n.def);
+                continue;
             }
+            let m = mask(n.ty.bits());
+            let (op, operands): (_, SmallVec<[Operand; 4]>) = match p {
+                Some(p) if n.t != n.f => (
+                    selp_op(f, n.ty),
+                    smallvec![
+                        Operand::Value(n.value),
+                        hex(n.t & m),
+                        hex(n.f & m),
+                        Operand::Value(p)
+                    ],
+                ),
+                _ => (
+                    mov_op(f, n.ty),
+                    smallvec![Operand::Value(n.value), hex(n.t & m)],
+                ),
+            };
+            let d = &mut f.dfg.insts[n.def];
+            d.op = op;
+            d.operands = operands.into_iter().collect();
         }
         for &(s, negated) in &c.preds {
             touched.insert(s);
             let q = f.inst(s).results[0];
+            let p = p.expect("a folded setp needs the predicate");
             if negated {
                 use_negated(f, q, p, uses);
             } else {
@@ -629,6 +669,62 @@ fn fold_chains(f: &mut Function, uses: &Uses) -> bool {
     }
     crate::rewrite::replace_all_uses(f, &renames);
     changed
+}
+
+/// `set.CMP d, s, K` where `s` is another `set`'s result (0 or its true
+/// value): when both outcomes compare alike, `d` is a constant (`mov`);
+/// when the comparison just repeats `s` with the same true value, `d` is
+/// `s`. (`set.eq(set.ne(a, b), 1)` is always 0, and ptxas 13.0 compiles it
+/// wrongly — as `set.ne(a, b)` — so folding it is a fix as well as a
+/// saving; see docs/evaluator.md, "GPU cross-check".)
+fn fold_set_of_set(f: &mut Function) -> bool {
+    let mut changed = false;
+    let mut renames: FxHashMap<Value, Value> = FxHashMap::default();
+    for i in f.layout_insts() {
+        let Some(r) = fold_op_of_set(f, i) else {
+            continue;
+        };
+        let d = f.inst(i).results[0];
+        match r {
+            Err(same) => {
+                renames.insert(d, same);
+                f.layout.remove_inst(i);
+            }
+            Ok((bits, ty)) => {
+                let op = mov_op(f, ty);
+                let di = &mut f.dfg.insts[i];
+                di.op = op;
+                di.operands = smallvec![Operand::Value(d), hex(bits)];
+            }
+        }
+        changed = true;
+    }
+    crate::rewrite::replace_all_uses(f, &renames);
+    changed
+}
+
+/// For [`fold_set_of_set`]: `Ok(constant)` or `Err(the set it repeats)`.
+fn fold_op_of_set(f: &Function, i: Inst) -> Option<Result<(u64, Type), Value>> {
+    let (dty, _, _) = set_form(f, i)?;
+    let d = f.inst(i);
+    let v = d.operands[1..].iter().find_map(|o| match o {
+        Operand::Value(v) => Some(*v),
+        _ => None,
+    })?;
+    let ValueDef::Result(s, _) = f.dfg.values[v].def else {
+        return None;
+    };
+    let (sdty, _, st) = set_form(f, s)?;
+    let (rt, _) = fold_op(f, i, v, st)?;
+    let (rf, _) = fold_op(f, i, v, 0)?;
+    if rt == rf {
+        Some(Ok((rt, dty)))
+    } else if rf == 0 && rt == st && sdty.bits() == dty.bits() && sdty.is_float() == dty.is_float()
+    {
+        Some(Err(v))
+    } else {
+        None
+    }
 }
 
 /// `and`/`or`/`xor` of two `set` results, and `not` of an integer `set`.
@@ -927,6 +1023,7 @@ impl Pass for SetFold {
         for _ in 0..8 {
             // Use lists are recomputed only after a step changed something.
             let mut round = fold_selects(f);
+            round |= fold_set_of_set(f);
             let mut uses = f.uses();
             let mut step = fold_set_logic(f, &uses);
             round |= step;

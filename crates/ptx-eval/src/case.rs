@@ -10,7 +10,11 @@
 //!
 //! The result is `{"buffers": {"in": [...], "out": [...]}, "steps": N}`,
 //! each buffer printed in its declared type (floats that are NaN or
-//! infinite as the strings `"nan"`, `"inf"`, `"-inf"`).
+//! infinite as the strings `"nan"`, `"inf"`, `"-inf"`). When the run's
+//! effect depended on the order in which lanes were served (lanes storing
+//! different values to one address, or reading back old values of one
+//! address with `atom`), `"unordered": N` counts such instructions: the
+//! buffers are then one valid outcome of several.
 
 use crate::{param_layout, run, Launch, Machine};
 use ptx_ir::Module;
@@ -57,7 +61,7 @@ impl Elem {
     }
 
     /// The bit pattern of a JSON number (or `"nan"`/`"inf"`/`"-inf"`).
-    fn encode(self, v: &Json) -> Result<u64, String> {
+    pub fn encode(self, v: &Json) -> Result<u64, String> {
         let bad = || format!("{v} is not a valid {self:?} value");
         let float = || -> Option<f64> {
             match v.as_str() {
@@ -104,7 +108,7 @@ impl Elem {
     }
 
     /// The JSON form of a bit pattern.
-    fn decode(self, bits: u64) -> Json {
+    pub fn decode(self, bits: u64) -> Json {
         let float = |x: f64| {
             if x.is_nan() {
                 json!("nan")
@@ -148,143 +152,283 @@ fn dims(v: Option<&Json>, what: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
-/// Runs the case `case` (JSON text) on `module`; returns the result JSON.
-pub fn run_case(module: &Module, case: &str, fuel: u64) -> Result<Json, String> {
-    let case: Json = serde_json::from_str(case).map_err(|e| format!("case: {e}"))?;
-    let obj = case.as_object().ok_or("case: expected a JSON object")?;
-    let kernels: Vec<&str> = module
-        .functions()
-        .filter(|f| f.kind == ptx_ir::FuncKind::Entry && f.has_body)
-        .map(|f| &*f.name)
-        .collect();
-    let entry = match obj.get("entry") {
-        Some(e) => e
-            .as_str()
-            .ok_or("case: 'entry' must be a string")?
-            .to_string(),
-        None if kernels.len() == 1 => kernels[0].to_string(),
-        None => {
-            return Err(format!(
-                "case: 'entry' is required: the module has {} kernels",
-                kernels.len()
-            ))
-        }
-    };
-    let f = module
-        .functions()
-        .find(|f| *f.name == *entry && f.has_body)
-        .ok_or_else(|| format!("case: no kernel named '{entry}'"))?;
-    let launch = Launch {
-        grid: dims(obj.get("grid"), "grid")?,
-        block: dims(obj.get("block"), "block")?,
-    };
-    let mut machine = Machine::new(fuel);
-    // Buffers, in the order the case lists them.
-    let mut buffers: Vec<(String, Elem, u64, u64)> = Vec::new();
-    if let Some(b) = obj.get("buffers") {
-        let b = b.as_object().ok_or("case: 'buffers' must be an object")?;
-        for (name, spec) in b {
-            let ty = spec
-                .get("type")
-                .and_then(Json::as_str)
-                .and_then(Elem::from_name)
-                .ok_or_else(|| {
-                    format!("buffer '{name}': 'type' must be one of u8..u64, s8..s64, f32, f64")
-                })?;
-            let data: Vec<u64> = match (spec.get("data"), spec.get("zeros")) {
-                (Some(d), None) => d
-                    .as_array()
-                    .ok_or_else(|| format!("buffer '{name}': 'data' must be an array"))?
-                    .iter()
-                    .map(|v| ty.encode(v).map_err(|e| format!("buffer '{name}': {e}")))
-                    .collect::<Result<_, _>>()?,
-                (None, Some(z)) => {
-                    let n = z
-                        .as_u64()
-                        .filter(|&n| n <= 1 << 28)
-                        .ok_or_else(|| format!("buffer '{name}': 'zeros' must be a count"))?;
-                    vec![0; n as usize]
-                }
-                _ => {
-                    return Err(format!(
-                        "buffer '{name}': give exactly one of 'data' and 'zeros'"
-                    ))
-                }
-            };
-            let addr = machine.global.alloc(data.len() as u64 * ty.size());
-            for (k, v) in data.iter().enumerate() {
-                machine
-                    .global
-                    .write(addr + k as u64 * ty.size(), ty.size(), *v as u128);
-            }
-            buffers.push((name.clone(), ty, addr, data.len() as u64));
-        }
+/// One buffer of a case: its name, element type and initial elements (bit
+/// patterns, truncated to the element's width).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffer {
+    /// The name params and the result refer to it by.
+    pub name: String,
+    /// Element type.
+    pub elem: Elem,
+    /// Initial elements.
+    pub data: Vec<u64>,
+}
+
+impl Buffer {
+    /// Size in bytes.
+    pub fn byte_len(&self) -> u64 {
+        self.data.len() as u64 * self.elem.size()
     }
-    // The param block.
-    let (slots, size) = param_layout(f);
-    let given: &[Json] = match obj.get("params") {
-        Some(p) => p.as_array().ok_or("case: 'params' must be an array")?,
-        None => &[],
-    };
-    if given.len() != slots.len() {
-        return Err(format!(
-            "case: kernel '{entry}' takes {} parameters, the case gives {}",
-            slots.len(),
-            given.len()
-        ));
+
+    /// The initial contents, little-endian.
+    pub fn bytes(&self) -> Vec<u8> {
+        let n = self.elem.size() as usize;
+        let mut out = Vec::with_capacity(self.data.len() * n);
+        for v in &self.data {
+            out.extend_from_slice(&v.to_le_bytes()[..n]);
+        }
+        out
     }
-    let mut block = vec![0u8; size as usize];
-    for (k, (p, &(off, slot))) in given.iter().zip(&slots).enumerate() {
-        let po = p.as_object().filter(|o| o.len() == 1).ok_or_else(|| {
-            format!("param {k}: expected {{\"buffer\": name}} or {{\"TYPE\": value}}")
-        })?;
-        let (key, v) = po.iter().next().expect("one entry");
-        let (bits, len) = if key == "buffer" {
-            let name = v
-                .as_str()
-                .ok_or_else(|| format!("param {k}: buffer name must be a string"))?;
-            let b = buffers
-                .iter()
-                .find(|b| b.0 == name)
-                .ok_or_else(|| format!("param {k}: no buffer named '{name}'"))?;
-            (b.2, 8)
-        } else {
-            let ty =
-                Elem::from_name(key).ok_or_else(|| format!("param {k}: unknown type '{key}'"))?;
-            (
-                ty.encode(v).map_err(|e| format!("param {k}: {e}"))?,
-                ty.size(),
-            )
+
+    /// The JSON array of `bytes` (contents after a run) in this buffer's type.
+    pub fn decode(&self, bytes: &[u8]) -> Json {
+        let n = self.elem.size() as usize;
+        Json::Array(
+            bytes
+                .chunks(n)
+                .map(|c| {
+                    let mut w = [0u8; 8];
+                    w[..c.len()].copy_from_slice(c);
+                    self.elem.decode(u64::from_le_bytes(w))
+                })
+                .collect(),
+        )
+    }
+}
+
+/// One kernel parameter of a case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Param {
+    /// The global address of the buffer with this index in [`Case::buffers`].
+    Buffer(usize),
+    /// A scalar: its type and bit pattern.
+    Scalar(Elem, u64),
+}
+
+/// A parsed case: which kernel, the launch shape, buffers and parameters.
+///
+/// Both the evaluator and the GPU runner (`ptx-gpu-run`) read cases through
+/// this type, so they agree on every detail of the format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// The kernel named by the case, if it names one.
+    pub entry: Option<String>,
+    /// Grid and block dimensions.
+    pub launch: Launch,
+    /// Buffers, in the order the case lists them.
+    pub buffers: Vec<Buffer>,
+    /// Parameters, in the kernel's order.
+    pub params: Vec<Param>,
+}
+
+impl Case {
+    /// Parses a case from its JSON text.
+    pub fn parse(text: &str) -> Result<Case, String> {
+        let case: Json = serde_json::from_str(text).map_err(|e| format!("case: {e}"))?;
+        let obj = case.as_object().ok_or("case: expected a JSON object")?;
+        let entry = match obj.get("entry") {
+            Some(e) => Some(
+                e.as_str()
+                    .ok_or("case: 'entry' must be a string")?
+                    .to_string(),
+            ),
+            None => None,
         };
-        if len > slot {
+        let launch = Launch {
+            grid: dims(obj.get("grid"), "grid")?,
+            block: dims(obj.get("block"), "block")?,
+        };
+        let mut buffers: Vec<Buffer> = Vec::new();
+        if let Some(b) = obj.get("buffers") {
+            let b = b.as_object().ok_or("case: 'buffers' must be an object")?;
+            for (name, spec) in b {
+                let elem = spec
+                    .get("type")
+                    .and_then(Json::as_str)
+                    .and_then(Elem::from_name)
+                    .ok_or_else(|| {
+                        format!("buffer '{name}': 'type' must be one of u8..u64, s8..s64, f32, f64")
+                    })?;
+                let data: Vec<u64> = match (spec.get("data"), spec.get("zeros")) {
+                    (Some(d), None) => d
+                        .as_array()
+                        .ok_or_else(|| format!("buffer '{name}': 'data' must be an array"))?
+                        .iter()
+                        .map(|v| elem.encode(v).map_err(|e| format!("buffer '{name}': {e}")))
+                        .collect::<Result<_, _>>()?,
+                    (None, Some(z)) => {
+                        let n = z
+                            .as_u64()
+                            .filter(|&n| n <= 1 << 28)
+                            .ok_or_else(|| format!("buffer '{name}': 'zeros' must be a count"))?;
+                        vec![0; n as usize]
+                    }
+                    _ => {
+                        return Err(format!(
+                            "buffer '{name}': give exactly one of 'data' and 'zeros'"
+                        ))
+                    }
+                };
+                buffers.push(Buffer {
+                    name: name.clone(),
+                    elem,
+                    data,
+                });
+            }
+        }
+        let given: &[Json] = match obj.get("params") {
+            Some(p) => p.as_array().ok_or("case: 'params' must be an array")?,
+            None => &[],
+        };
+        let mut params = Vec::with_capacity(given.len());
+        for (k, p) in given.iter().enumerate() {
+            let po = p.as_object().filter(|o| o.len() == 1).ok_or_else(|| {
+                format!("param {k}: expected {{\"buffer\": name}} or {{\"TYPE\": value}}")
+            })?;
+            let (key, v) = po.iter().next().expect("one entry");
+            params.push(if key == "buffer" {
+                let name = v
+                    .as_str()
+                    .ok_or_else(|| format!("param {k}: buffer name must be a string"))?;
+                Param::Buffer(
+                    buffers
+                        .iter()
+                        .position(|b| b.name == name)
+                        .ok_or_else(|| format!("param {k}: no buffer named '{name}'"))?,
+                )
+            } else {
+                let ty = Elem::from_name(key)
+                    .ok_or_else(|| format!("param {k}: unknown type '{key}'"))?;
+                Param::Scalar(ty, ty.encode(v).map_err(|e| format!("param {k}: {e}"))?)
+            });
+        }
+        Ok(Case {
+            entry,
+            launch,
+            buffers,
+            params,
+        })
+    }
+
+    /// The kernel the case runs: the one it names, or the module's only one.
+    pub fn kernel<'m>(&self, module: &'m Module) -> Result<&'m ptx_ir::Function, String> {
+        let entry = match &self.entry {
+            Some(e) => e.clone(),
+            None => {
+                let kernels: Vec<&str> = module
+                    .functions()
+                    .filter(|f| f.kind == ptx_ir::FuncKind::Entry && f.has_body)
+                    .map(|f| &*f.name)
+                    .collect();
+                if kernels.len() != 1 {
+                    return Err(format!(
+                        "case: 'entry' is required: the module has {} kernels",
+                        kernels.len()
+                    ));
+                }
+                kernels[0].to_string()
+            }
+        };
+        module
+            .functions()
+            .find(|f| *f.name == *entry && f.has_body)
+            .ok_or_else(|| format!("case: no kernel named '{entry}'"))
+    }
+
+    /// The kernel's param block as the CUDA driver lays it out, with each
+    /// buffer parameter set to `addr_of(buffer index)`.
+    pub fn param_block(
+        &self,
+        f: &ptx_ir::Function,
+        addr_of: impl Fn(usize) -> u64,
+    ) -> Result<Vec<u8>, String> {
+        let (slots, size) = param_layout(f);
+        if self.params.len() != slots.len() {
             return Err(format!(
-                "param {k}: {len} bytes do not fit the kernel's {slot}-byte parameter"
+                "case: kernel '{}' takes {} parameters, the case gives {}",
+                f.name,
+                slots.len(),
+                self.params.len()
             ));
         }
-        for b in 0..len {
-            block[(off + b) as usize] = (bits >> (8 * b)) as u8;
+        let mut block = vec![0u8; size as usize];
+        for (k, (p, &(off, slot))) in self.params.iter().zip(&slots).enumerate() {
+            let (bits, len) = match *p {
+                Param::Buffer(b) => (addr_of(b), 8),
+                Param::Scalar(ty, bits) => (bits, ty.size()),
+            };
+            if len > slot {
+                return Err(format!(
+                    "param {k}: {len} bytes do not fit the kernel's {slot}-byte parameter"
+                ));
+            }
+            for b in 0..len {
+                block[(off + b) as usize] = (bits >> (8 * b)) as u8;
+            }
         }
+        Ok(block)
     }
-    let stats = run(module, &entry, &launch, &block, &mut machine).map_err(|e| {
+
+    /// The result JSON's `buffers` object, from each buffer's contents
+    /// after the run.
+    pub fn result_buffers(&self, mut contents: impl FnMut(usize) -> Vec<u8>) -> Json {
+        let mut out = Map::new();
+        for (k, b) in self.buffers.iter().enumerate() {
+            out.insert(b.name.clone(), b.decode(&contents(k)));
+        }
+        Json::Object(out)
+    }
+}
+
+/// Runs the case `case` (JSON text) on `module`; returns the result JSON.
+pub fn run_case(module: &Module, case: &str, fuel: u64) -> Result<Json, String> {
+    run_case_at(module, case, fuel, 0)
+}
+
+/// [`run_case`] with the buffers placed `skew` bytes further on in global
+/// memory: a kernel whose result changes with `skew` computes with the
+/// buffers' addresses, and no other machine can be expected to agree.
+pub fn run_case_at(module: &Module, case: &str, fuel: u64, skew: u64) -> Result<Json, String> {
+    let case = Case::parse(case)?;
+    let f = case.kernel(module)?;
+    let mut machine = Machine::new(fuel);
+    if skew > 0 {
+        machine.global.alloc(skew);
+    }
+    let mut addrs = Vec::with_capacity(case.buffers.len());
+    for b in &case.buffers {
+        let addr = machine.global.alloc(b.byte_len());
+        for (k, v) in b.data.iter().enumerate() {
+            let size = b.elem.size();
+            machine
+                .global
+                .write(addr + k as u64 * size, size, *v as u128);
+        }
+        addrs.push(addr);
+    }
+    let block = case.param_block(f, |b| addrs[b])?;
+    let stats = run(module, &f.name, &case.launch, &block, &mut machine).map_err(|e| {
         if e.pos == u32::MAX {
             e.message
         } else {
             format!("@{}: {}", e.pos, e.message)
         }
     })?;
-    let mut out = Map::new();
-    for (name, ty, addr, n) in &buffers {
-        let vals: Vec<Json> = (0..*n)
-            .map(|k| {
-                ty.decode(
-                    machine
-                        .global
-                        .read(addr + k * ty.size(), ty.size())
-                        .unwrap_or(0) as u64,
-                )
-            })
-            .collect();
-        out.insert(name.clone(), Json::Array(vals));
+    let buffers = case.result_buffers(|k| {
+        let b = &case.buffers[k];
+        let size = b.elem.size();
+        let mut bytes = Vec::with_capacity(b.byte_len() as usize);
+        for i in 0..b.data.len() as u64 {
+            let v = machine.global.read(addrs[k] + i * size, size).unwrap_or(0) as u64;
+            bytes.extend_from_slice(&v.to_le_bytes()[..size as usize]);
+        }
+        bytes
+    });
+    let mut out = json!({"buffers": buffers, "steps": stats.steps});
+    if machine.unordered > 0 {
+        // The result is one of several a GPU may give (see
+        // `Machine::unordered`).
+        out["unordered"] = json!(machine.unordered);
     }
-    Ok(json!({"buffers": out, "steps": stats.steps}))
+    Ok(out)
 }

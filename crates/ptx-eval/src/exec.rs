@@ -8,6 +8,7 @@ use ptx_ir::{
 };
 use ptx_passes::loops::PostDominatorTree;
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 /// An evaluation error, at a source position when it concerns an
 /// instruction.
@@ -29,7 +30,7 @@ impl EvalError {
 }
 
 /// Grid and CTA shape.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {
     /// CTAs per dimension.
     pub grid: [u32; 3],
@@ -47,6 +48,12 @@ pub struct Machine {
     pub fuel: u64,
     /// The budget the machine started with (`%clock` counts from it).
     pub fuel_start: u64,
+    /// Instructions whose effect depended on the order in which lanes
+    /// were served: a store in which lanes wrote different values to the
+    /// same address, or an `atom` whose lanes shared an address and read
+    /// back old values. The evaluator serves lanes in order; a GPU may
+    /// not, so such a run's result is one of several valid ones.
+    pub unordered: u64,
 }
 
 impl Machine {
@@ -57,6 +64,7 @@ impl Machine {
             symbols: FxHashMap::default(),
             fuel,
             fuel_start: fuel,
+            unordered: 0,
         }
     }
 }
@@ -137,7 +145,85 @@ fn layout<'a>(decls: impl Iterator<Item = &'a str>, out: &mut FxHashMap<String, 
     size
 }
 
-/// Allocates module variables in global memory, with integer initializers.
+/// The `.shared` declarations a kernel sees: the module's and its own.
+fn shared_decls<'a>(module: &'a Module, f: &'a Function) -> impl Iterator<Item = &'a str> {
+    module
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Var(v) if v.text.split_whitespace().any(|w| w == ".shared") => Some(&*v.text),
+            _ => None,
+        })
+        .chain(
+            f.decls
+                .iter()
+                .map(|d| &**d)
+                .filter(|d| d.starts_with(".shared")),
+        )
+}
+
+/// The dynamic shared memory a launch of kernel `f` gets: when the module
+/// declares an `extern .shared` array, 32 KiB or what brings the kernel's
+/// shared memory to 48 KiB (the most any GPU gives without opting in),
+/// whichever is less; else none.
+/// The GPU runner launches with the same amount.
+pub fn dynamic_shared_bytes(module: &Module, f: &Function) -> u32 {
+    let dynamic = module.items.iter().any(|i| {
+        matches!(i, Item::Var(v) if {
+            let mut w = v.text.split_whitespace();
+            w.clone().any(|w| w == ".extern") && w.any(|w| w == ".shared")
+        })
+    });
+    if !dynamic {
+        return 0;
+    }
+    let static_size = layout(shared_decls(module, f), &mut FxHashMap::default());
+    // At most 32 KiB: ptxas may lay the static variables out larger than
+    // this count, and a launch over 48 KiB in all is refused.
+    (48 * 1024u64).saturating_sub(static_size).min(32 * 1024) as u32
+}
+
+/// One initializer element: an integer, a float (`0f…`, `0d…`, `1.5`)
+/// converted to the variable's type, or a variable's address plus an
+/// offset (`gtable+8`).
+fn init_value(text: &str, ty: Option<Type>, symbols: &FxHashMap<String, u64>) -> Option<u64> {
+    let (neg, t) = match text.strip_prefix('-') {
+        Some(r) => (true, r.trim()),
+        None => (false, text),
+    };
+    if t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '%') {
+        let (name, off) = match t.split_once('+') {
+            Some((n, o)) => (
+                n.trim(),
+                ptx_parse::number::parse_int_literal(o.trim()).ok()?,
+            ),
+            None => (t, 0),
+        };
+        return Some(symbols.get(name)?.wrapping_add(off));
+    }
+    let imm = ptx_parse::number::parse_literal(t, neg, &mut Default::default()).ok()?;
+    let as_f64 = match imm.kind {
+        ImmKind::F32 => Some(f32::from_bits(imm.bits as u32) as f64),
+        ImmKind::F64 | ImmKind::Float(_) => Some(f64::from_bits(imm.bits)),
+        _ => None,
+    };
+    Some(match (as_f64, ty) {
+        (Some(x), Some(Type::F32)) => (x as f32).to_bits() as u64,
+        (Some(x), Some(Type::F64)) => x.to_bits(),
+        (Some(_), _) if imm.kind == ImmKind::F32 => imm.bits,
+        _ => imm.bits,
+    })
+}
+
+/// Whether two of one instruction's `(address, value)` writes hit the same
+/// address with different values (sorts `seen`).
+fn conflicting(seen: &mut [(u64, u128)]) -> bool {
+    seen.sort_unstable();
+    seen.windows(2)
+        .any(|p| p[0].0 == p[1].0 && p[0].1 != p[1].1)
+}
+
+/// Allocates module variables in global memory, with their initializers.
 fn place_module_vars(module: &Module, m: &mut Machine) {
     for item in &module.items {
         let Item::Var(v) = item else { continue };
@@ -152,26 +238,16 @@ fn place_module_vars(module: &Module, m: &mut Machine) {
         let addr = m.global.alloc(size);
         m.symbols.insert(v.name.to_string(), addr);
         if let Some((head, init)) = t.split_once('=') {
-            let ty_bytes = head
+            let ty = head
                 .split_whitespace()
-                .find_map(|w| w.strip_prefix('.').and_then(Type::from_name))
-                .map_or(1, |ty| (ty.bits() as u64).div_ceil(8));
+                .find_map(|w| w.strip_prefix('.').and_then(Type::from_name));
+            let ty_bytes = ty.map_or(1, |ty| (ty.bits() as u64).div_ceil(8));
+            // Every element keeps its place: one that cannot be read is 0.
             let vals: Vec<u64> = init
                 .split([',', '{', '}'])
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
-                .filter_map(|s| {
-                    let (neg, s) = match s.strip_prefix('-') {
-                        Some(r) => (true, r),
-                        None => (false, s),
-                    };
-                    let v = if let Some(h) = s.strip_prefix("0x") {
-                        u64::from_str_radix(h, 16).ok()?
-                    } else {
-                        s.parse::<u64>().ok()?
-                    };
-                    Some(if neg { v.wrapping_neg() } else { v })
-                })
+                .map(|s| init_value(s, ty, &m.symbols).unwrap_or(0))
                 .collect();
             for (k, val) in vals.iter().enumerate() {
                 let _ = m
@@ -243,22 +319,10 @@ pub fn run(
     let mut pmap = FxHashMap::default();
     layout(f.params.iter().flatten().map(|p| &*p.text), &mut pmap);
     let mut shared = FxHashMap::default();
-    let module_shared: Vec<&str> = module
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Var(v) if v.text.split_whitespace().any(|w| w == ".shared") => Some(&*v.text),
-            _ => None,
-        })
-        .chain(
-            f.decls
-                .iter()
-                .map(|d| &**d)
-                .filter(|d| d.starts_with(".shared")),
-        )
-        .collect();
-    let mut shared_size = layout(module_shared.into_iter(), &mut shared);
-    shared_size += 48 * 1024; // room for `extern .shared` arrays
+    let mut shared_size = layout(shared_decls(module, f), &mut shared);
+    // `extern .shared` arrays get the dynamic shared memory of the launch;
+    // without one, an access past the static variables is out of range.
+    shared_size += dynamic_shared_bytes(module, f) as u64;
     let mut local = FxHashMap::default();
     let local_size = layout(
         f.decls
@@ -812,6 +876,103 @@ fn from_f64(x: f64, ty: Type) -> u64 {
     }
 }
 
+/// The canonical NaN NVIDIA GPUs produce for f32 arithmetic (measured on
+/// an H200 by `scripts/gpu-campaign.sh`: add/sub/mul/fma/abs/neg/min/max
+/// and division give `0x7fffffff` whatever the input NaN's payload).
+const CANON_NAN_F32: u64 = 0x7fff_ffff;
+/// The NaN f64 arithmetic makes from non-NaN inputs (0/0, sqrt(-1), ...),
+/// measured likewise; a NaN input is passed on instead (see `nan_result`).
+const DEFAULT_NAN_F64: u64 = 0xfff8_0000_0000_0000;
+const QUIET_F64: u64 = 1 << 51;
+
+/// The NaN a float operation on `inputs` gives when its result `bits` is
+/// a NaN (else `bits`): f32 always gives the canonical NaN; f64 passes on
+/// a NaN input, made quiet, or gives the default NaN. Of several NaN
+/// inputs the second operand's wins, then the first's, then the third's
+/// (measured for add/sub/mul/fma; the third only by elimination).
+fn nan_result(bits: u64, ty: Type, inputs: &[u64]) -> u64 {
+    match ty {
+        Type::F32 if f32::from_bits(bits as u32).is_nan() => CANON_NAN_F32,
+        Type::F64 if f64::from_bits(bits).is_nan() => [1, 0, 2]
+            .iter()
+            .filter_map(|&k| inputs.get(k))
+            .find(|&&x| f64::from_bits(x).is_nan())
+            .map_or(DEFAULT_NAN_F64, |&x| x | QUIET_F64),
+        _ => bits,
+    }
+}
+
+/// `.ftz`: an f32 subnormal becomes a zero of the same sign.
+fn flush_f32(bits: u64) -> u64 {
+    if bits & 0x7f80_0000 == 0 {
+        bits & 0x8000_0000
+    } else {
+        bits
+    }
+}
+
+/// PTX `min`/`max` on floats: a NaN operand is ignored (`.NaN` makes it
+/// win), and -0 is below +0.
+fn float_min_max(x: u64, y: u64, ty: Type, max: bool, nan_wins: bool) -> u64 {
+    let (fx, fy) = (to_f64(x, ty), to_f64(y, ty));
+    // Two NaNs: f32 gives the canonical NaN, f64 the second operand
+    // (quieted), as measured on the GPU.
+    let canon = if ty == Type::F32 {
+        CANON_NAN_F32
+    } else {
+        y | QUIET_F64
+    };
+    match (fx.is_nan(), fy.is_nan()) {
+        (true, true) => return canon,
+        (true, false) | (false, true) if nan_wins && ty == Type::F32 => return canon,
+        (true, false) | (false, true) if nan_wins => {
+            return nan_result(f64::NAN.to_bits(), ty, &[x, y])
+        }
+        (true, false) => return y,
+        (false, true) => return x,
+        _ => {}
+    }
+    let key = |v: f64| (v, v.is_sign_positive());
+    let (kx, ky) = (key(fx), key(fy));
+    let x_first = match kx.0.partial_cmp(&ky.0) {
+        Some(std::cmp::Ordering::Less) => true,
+        Some(std::cmp::Ordering::Greater) => false,
+        // Equal values: only ±0 differ; -0 is the smaller.
+        _ => !kx.1 || ky.1,
+    };
+    if x_first != max {
+        x
+    } else {
+        y
+    }
+}
+
+/// Float to integer `cvt`: rounds by `.rni`/`.rzi`/`.rmi`/`.rpi`, clamps
+/// to the destination's range, and gives 0 for NaN (the PTX ISA's rule,
+/// confirmed on the GPU).
+fn float_to_int(v: f64, mode: &str, dty: Type) -> u64 {
+    if v.is_nan() {
+        return 0;
+    }
+    let r = match mode {
+        "rni" => v.round_ties_even(),
+        "rmi" => v.floor(),
+        "rpi" => v.ceil(),
+        _ => v.trunc(),
+    };
+    let bits = dty.bits();
+    if dty.is_signed() {
+        let (lo, hi) = (
+            -(2f64.powi(bits as i32 - 1)),
+            2f64.powi(bits as i32 - 1) - 1.0,
+        );
+        (r.clamp(lo, hi) as i64) as u64 & mask_bits(dty)
+    } else {
+        let hi = 2f64.powi(bits as i32) - 1.0;
+        r.clamp(0.0, hi) as u64
+    }
+}
+
 #[allow(clippy::needless_range_loop)]
 fn exec(
     k: &Kernel,
@@ -899,8 +1060,29 @@ fn exec(
             );
             let wide = word("wide");
             let hi = has_cmp(CmpOp::Hi);
+            let (ftz, sat, nan_wins) = (word("ftz"), word("sat"), word("NaN"));
             for lane in 0..32 {
-                let (x, y) = (a.v[lane] & mb, b.v[lane]);
+                let (mut x, mut y) = (a.v[lane] & mb, b.v[lane]);
+                if ftz && ty == Type::F32 {
+                    (x, y) = (flush_f32(x), flush_f32(y));
+                }
+                if ty.is_float() && matches!(info.opcode, Opcode::Min | Opcode::Max) {
+                    out[lane] = float_min_max(x, y & mb, ty, info.opcode == Opcode::Max, nan_wins);
+                    if ftz && ty == Type::F32 {
+                        out[lane] = flush_f32(out[lane]);
+                    }
+                    continue;
+                }
+                if sat && ty == Type::S32 && matches!(info.opcode, Opcode::Add | Opcode::Sub) {
+                    let (sx, sy) = (sext(x, 32), sext(y & mb, 32));
+                    let r = if info.opcode == Opcode::Add {
+                        sx + sy
+                    } else {
+                        sx - sy
+                    };
+                    out[lane] = r.clamp(i32::MIN as i64, i32::MAX as i64) as u64 & mb;
+                    continue;
+                }
                 out[lane] = if ty.is_float() {
                     let (fx, fy) = (to_f64(x, ty), to_f64(y, ty));
                     let r = match info.opcode {
@@ -917,13 +1099,16 @@ fn exec(
                         let r32 = match info.opcode {
                             Opcode::Add => a32 + b32,
                             Opcode::Sub => a32 - b32,
-                            Opcode::Mul => a32 * b32,
-                            Opcode::Min => a32.min(b32),
-                            _ => a32.max(b32),
+                            _ => a32 * b32,
                         };
-                        r32.to_bits() as u64
+                        let r = nan_result(r32.to_bits() as u64, ty, &[]);
+                        if ftz {
+                            flush_f32(r)
+                        } else {
+                            r
+                        }
                     } else {
-                        from_f64(r, ty)
+                        nan_result(from_f64(r, ty), ty, &[x, y])
                     }
                 } else {
                     let y = y & mb;
@@ -989,15 +1174,19 @@ fn exec(
             for lane in 0..32 {
                 let (x, y) = (a.v[lane] & mb, b.v[lane] & mb);
                 out[lane] = if ty.is_float() {
-                    if ty == Type::F32 {
-                        f32::from_bits(x as u32)
-                            .mul_add(f32::from_bits(y as u32), f32::from_bits(c.v[lane] as u32))
-                            .to_bits() as u64
-                    } else {
-                        f64::from_bits(x)
-                            .mul_add(f64::from_bits(y), f64::from_bits(c.v[lane]))
-                            .to_bits()
-                    }
+                    nan_result(
+                        if ty == Type::F32 {
+                            f32::from_bits(x as u32)
+                                .mul_add(f32::from_bits(y as u32), f32::from_bits(c.v[lane] as u32))
+                                .to_bits() as u64
+                        } else {
+                            f64::from_bits(x)
+                                .mul_add(f64::from_bits(y), f64::from_bits(c.v[lane]))
+                                .to_bits()
+                        },
+                        ty,
+                        &[x, y, c.v[lane]],
+                    )
                 } else if wide {
                     (full_product(x, y, ty) as u64).wrapping_add(c.v[lane])
                 } else if has_cmp(CmpOp::Hi) {
@@ -1012,8 +1201,17 @@ fn exec(
             for lane in 0..32 {
                 let x = a.v[lane] & mb;
                 out[lane] = match info.opcode {
-                    Opcode::Neg if ty.is_float() => from_f64(-to_f64(x, ty), ty),
-                    Opcode::Abs if ty.is_float() => from_f64(to_f64(x, ty).abs(), ty),
+                    // Sign-bit operations, but an f32 NaN comes out canonical
+                    // and an f64 NaN quieted, its sign kept (both measured).
+                    Opcode::Neg | Opcode::Abs if ty.is_float() && to_f64(x, ty).is_nan() => {
+                        if ty == Type::F32 {
+                            CANON_NAN_F32
+                        } else {
+                            x | QUIET_F64
+                        }
+                    }
+                    Opcode::Neg if ty.is_float() => x ^ (1 << (bits - 1)),
+                    Opcode::Abs if ty.is_float() => x & !(1 << (bits - 1)),
                     Opcode::Neg => x.wrapping_neg(),
                     Opcode::Not => !x,
                     Opcode::Cnot => (x == 0) as u64,
@@ -1187,15 +1385,49 @@ fn exec(
                 s(2, Type::B32, w, cta, m)?,
                 s(3, Type::B32, w, cta, m)?,
             );
-            if info
-                .mods
-                .iter()
-                .any(|mm| matches!(mm, Mod::Word(_)) && !f.ops.is_word(*mm, "b32"))
-            {
-                return Err(unsupported());
+            // Named modes pick d's bytes (b0..b3) by c[1:0] from this table.
+            const MODES: [(&str, [[u8; 4]; 4]); 6] = [
+                (
+                    "f4e",
+                    [[0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6]],
+                ),
+                (
+                    "b4e",
+                    [[0, 7, 6, 5], [1, 0, 7, 6], [2, 1, 0, 7], [3, 2, 1, 0]],
+                ),
+                (
+                    "rc8",
+                    [[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]],
+                ),
+                (
+                    "ecl",
+                    [[0, 1, 2, 3], [1, 1, 2, 3], [2, 2, 2, 3], [3, 3, 3, 3]],
+                ),
+                (
+                    "ecr",
+                    [[0, 0, 0, 0], [0, 1, 1, 1], [0, 1, 2, 2], [0, 1, 2, 3]],
+                ),
+                (
+                    "rc16",
+                    [[0, 1, 0, 1], [2, 3, 2, 3], [0, 1, 0, 1], [2, 3, 2, 3]],
+                ),
+            ];
+            let mut mode = None;
+            for mm in info.mods.iter().filter(|mm| matches!(mm, Mod::Word(_))) {
+                if f.ops.is_word(*mm, "b32") {
+                    continue;
+                }
+                let t = MODES.iter().find(|(n, _)| f.ops.is_word(*mm, n));
+                mode = Some(t.ok_or_else(unsupported)?.1);
             }
             for lane in 0..32 {
                 let bytes = (a.v[lane] & 0xffff_ffff) | ((b.v[lane] & 0xffff_ffff) << 32);
+                if let Some(table) = mode {
+                    let picks = table[(c.v[lane] & 3) as usize];
+                    out[lane] =
+                        (0..4).fold(0, |r, k| r | ((bytes >> (8 * picks[k])) & 0xff) << (8 * k));
+                    continue;
+                }
                 let mut r = 0u64;
                 for k in 0..4 {
                     let sel = (c.v[lane] >> (4 * k)) & 0xf;
@@ -1303,12 +1535,16 @@ fn exec(
                         from_f64(v, dty)
                     }
                     (false, true) => {
-                        let v = to_f64(x, sty).trunc();
-                        if dty.is_signed() {
-                            (v as i64) as u64
+                        let mode = ["rni", "rmi", "rpi"]
+                            .into_iter()
+                            .find(|r| word(r))
+                            .unwrap_or("rzi");
+                        let x = if word("ftz") && sty == Type::F32 {
+                            flush_f32(x)
                         } else {
-                            v as u64
-                        }
+                            x
+                        };
+                        float_to_int(to_f64(x, sty), mode, dty)
                     }
                     (true, true) => from_f64(to_f64(x, sty), dty),
                 };
@@ -1370,6 +1606,7 @@ fn exec(
             }
             for (e, slot) in slots.iter().enumerate() {
                 let mut vals = [0u64; 32];
+                let mut seen: SmallVec<[(u64, u128); 32]> = SmallVec::new();
                 let data = if info.opcode == Opcode::St {
                     Some(src(k, cta, w, m, slot, ty, pos)?)
                 } else {
@@ -1383,6 +1620,9 @@ fn exec(
                         .wrapping_add(a.offset as u64)
                         .wrapping_add(e as u64 * len);
                     let store = data.as_ref().map(|d| d.v[lane] as u128);
+                    if let Some(v) = store {
+                        seen.push((addr, v));
+                    }
                     let r = mem_access(cta, w, m, space, addr, len, lane, store, pos)? as u64;
                     vals[lane] = if ty.is_signed() {
                         sext(r, bits) as u64
@@ -1392,6 +1632,9 @@ fn exec(
                 }
                 if info.opcode == Opcode::Ld {
                     set_result(w, f, slot, &vals, run);
+                }
+                if conflicting(&mut seen) {
+                    m.unordered += 1;
                 }
             }
             return Ok(());
@@ -1412,11 +1655,14 @@ fn exec(
                 None
             };
             let len = (bits as u64).div_ceil(8);
+            let mut addrs: SmallVec<[(u64, u128); 32]> = SmallVec::new();
             for lane in 0..32 {
                 if run & (1 << lane) == 0 {
                     continue;
                 }
                 let addr = base.v[lane].wrapping_add(a.offset as u64);
+                // Old values read back depend on the lanes' order.
+                addrs.push((addr, lane as u128));
                 let old = mem_access(cta, w, m, info.space(), addr, len, lane, None, pos)? as u64;
                 let y = b.v[lane] & mb;
                 let float = |op: fn(f64, f64) -> f64| {
@@ -1497,6 +1743,9 @@ fn exec(
             if red {
                 return Ok(());
             }
+            if conflicting(&mut addrs) {
+                m.unordered += 1;
+            }
         }
         Opcode::Other if matches!(&*info.mnemonic, "div" | "sqrt") && ty.is_float() => {
             // Only the IEEE round-to-nearest forms are exact; the .approx
@@ -1518,14 +1767,16 @@ fn exec(
                         Some(b) => x / f32::from_bits(b.v[lane] as u32),
                         None => x.sqrt(),
                     };
-                    r.to_bits() as u64
+                    nan_result(r.to_bits() as u64, ty, &[])
                 } else {
                     let x = f64::from_bits(a.v[lane]);
-                    let r = match &b {
-                        Some(b) => x / f64::from_bits(b.v[lane]),
-                        None => x.sqrt(),
+                    let (r, y) = match &b {
+                        Some(b) => (x / f64::from_bits(b.v[lane]), b.v[lane]),
+                        None => (x.sqrt(), 0),
                     };
-                    r.to_bits()
+                    // div.rn.f64 (a software sequence on the GPU) passes on
+                    // the dividend's NaN first: the reverse of add/mul.
+                    nan_result(r.to_bits(), ty, &[y, a.v[lane]])
                 };
             }
         }
@@ -1544,14 +1795,56 @@ fn exec(
                 s(3, ty, w, cta, m)?,
             );
             for lane in 0..32 {
-                out[lane] = if ty == Type::F32 {
-                    let f = |v: u64| f32::from_bits(v as u32);
-                    f(a.v[lane]).mul_add(f(b.v[lane]), f(c.v[lane])).to_bits() as u64
+                out[lane] = nan_result(
+                    if ty == Type::F32 {
+                        let f = |v: u64| f32::from_bits(v as u32);
+                        f(a.v[lane]).mul_add(f(b.v[lane]), f(c.v[lane])).to_bits() as u64
+                    } else {
+                        f64::from_bits(a.v[lane])
+                            .mul_add(f64::from_bits(b.v[lane]), f64::from_bits(c.v[lane]))
+                            .to_bits()
+                    },
+                    ty,
+                    &[a.v[lane], b.v[lane], c.v[lane]],
+                );
+            }
+        }
+        Opcode::Other if &*info.mnemonic == "bfind" => {
+            // Position of the most significant bit that differs from the
+            // sign (unsigned: the most significant 1); all ones if none.
+            let a = s(1, ty, w, cta, m)?;
+            let shiftamt = info.mods.iter().any(|mm| f.ops.is_word(*mm, "shiftamt"));
+            for lane in 0..32 {
+                let mut x = a.v[lane] & mb;
+                if ty.is_signed() && x >> (bits - 1) & 1 == 1 {
+                    x = !x & mb;
+                }
+                out[lane] = if x == 0 {
+                    0xffff_ffff
                 } else {
-                    f64::from_bits(a.v[lane])
-                        .mul_add(f64::from_bits(b.v[lane]), f64::from_bits(c.v[lane]))
-                        .to_bits()
+                    let msb = 63 - x.leading_zeros() as u64;
+                    if shiftamt {
+                        bits as u64 - 1 - msb
+                    } else {
+                        msb
+                    }
                 };
+            }
+        }
+        Opcode::Other if &*info.mnemonic == "mul24" => {
+            // The 48-bit product of the low 24 bits; .lo keeps bits 0..31,
+            // .hi bits 16..47.
+            let (a, b) = (s(1, ty, w, cta, m)?, s(2, ty, w, cta, m)?);
+            // `.hi` parses as the compare operator `hi`.
+            let hi = info.mods.contains(&Mod::Cmp(CmpOp::Hi));
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane] & 0xff_ffff, b.v[lane] & 0xff_ffff);
+                let p = if ty.is_signed() {
+                    (sext(x, 24).wrapping_mul(sext(y, 24))) as u64
+                } else {
+                    x * y
+                };
+                out[lane] = if hi { p >> 16 } else { p } & 0xffff_ffff;
             }
         }
         Opcode::Other if matches!(&*info.mnemonic, "popc" | "clz" | "brev") => {

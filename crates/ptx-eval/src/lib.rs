@@ -25,4 +25,4 @@ pub mod gen;
 pub mod memory;
 mod rng;
 
-pub use exec::{param_layout, run, EvalError, Launch, Machine, Stats};
+pub use exec::{dynamic_shared_bytes, param_layout, run, EvalError, Launch, Machine, Stats};

@@ -46,11 +46,15 @@ impl Global {
         }
     }
 
-    /// Reserves `size` bytes aligned to 256 and returns the address.
+    /// Reserves `size` bytes aligned to 256 and returns the address. At
+    /// least 256 unallocated bytes follow each allocation, so reading just
+    /// past one buffer (or just before the next) is an error rather than a
+    /// read of its neighbour (the GPU cross-check found a kernel reading
+    /// `p[-1]` that the evaluator took for the previous buffer's last word).
     pub fn alloc(&mut self, size: u64) -> u64 {
         let at = self.next;
         self.ranges.push((at, at + size.max(1)));
-        self.next = (at + size.max(1) + 255) & !255;
+        self.next = (at + size.max(1) + 256 + 255) & !255;
         at
     }
 

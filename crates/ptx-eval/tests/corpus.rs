@@ -45,12 +45,13 @@ fn corpus_kernels_run() {
         not_run.join("\n")
     );
     assert!(kernels >= 50, "{kernels}");
-    // Measured: 69 of 132. The rest call device functions (`call`, so far
+    // Measured: 66 of 132. The rest call device functions (`call`, so far
     // without semantics: 40), loop past the step budget on random
-    // parameters (15), or index past a shared array with random values.
-    // This floor catches regressions.
+    // parameters (15), or index past a shared array with random values
+    // (9; three of them, `transpose`, ran before shared memory was sized
+    // exactly: the GPU faults on them too). This floor catches regressions.
     assert!(
-        ran >= 69,
+        ran >= 66,
         "only {ran} of {kernels} kernels ran:\n{}",
         not_run.join("\n")
     );

@@ -189,6 +189,34 @@ fn set_chains_fold_to_predicates() {
     }
 }
 
+/// A `set` of another `set`'s result against an immediate: a constant
+/// or the inner set itself. `set.eq(set.ne(a, b), 1)` is the pattern
+/// ptxas 13.0 miscompiles (the GPU cross-check found it).
+#[test]
+fn set_of_set_folds() {
+    for (c, ty) in comparisons() {
+        for dty in ["u32", "s32", "f32"] {
+            // Integer sets: `ne 0` and `eq -1` repeat the inner set, `eq 1`
+            // and `gt 5` are constants. A 1.0/0.0 set is never 1 or -1
+            // (constants again, the count unchanged); `gt 5` stays.
+            let int = dty != "f32";
+            let out = check(
+                &format!(
+                    "set.{c}.{dty}.{ty} %r4, %r1, %r2;\nset.eq.u32.s32 %r20, %r4, 1;\n\
+                     set.eq.u32.s32 %r21, %r4, -1;\nset.ne.u32.u32 %r22, %r4, 0;\n\
+                     set.gt.u32.s32 %r23, %r4, 5;"
+                ),
+                int,
+            );
+            let against_imm = |l: &&str| l.contains("\tset.") && l.trim_end().ends_with("1;");
+            assert_eq!(out.lines().filter(against_imm).count(), 0, "{out}");
+            if int {
+                assert_eq!(out.matches("\tset.").count(), 1, "{out}");
+            }
+        }
+    }
+}
+
 /// LLVM's `setp` + `selp -1, 0` (and `0, -1`, `1.0, 0.0`) becomes `set`.
 #[test]
 fn setp_selp_pairs_become_set() {
