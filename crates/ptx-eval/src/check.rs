@@ -48,25 +48,35 @@ fn execute(module: &Module, name: &str, launch: &Launch, params: &[u8], seed: u6
 
 fn store(s: Option<&(u64, u64, u128)>) -> String {
     match s {
+        Some((a, n, v)) if *a >= crate::exec::RETURN_TRACE => {
+            let r = a - crate::exec::RETURN_TRACE;
+            format!(
+                "thread {} returns 0x{v:x} ({n} bytes at offset {} of its parameters)",
+                r >> 16,
+                r & 0xffff
+            )
+        }
         Some((a, n, v)) => format!("st [0x{a:x}] {n} bytes = 0x{v:x}"),
         None => "no store".to_string(),
     }
 }
 
-/// Compares `before` and `after` (the same kernel) on `launches` random
-/// launches; returns how many launches were compared (the others could not
-/// run before the change). Device functions are not checked (they cannot
-/// be launched).
+/// Compares `before` and `after` (the same kernel or device function) on
+/// `launches` random launches; returns how many launches were compared
+/// (the others could not run before the change). A device function is
+/// launched on its own, each thread taking its parameters from the random
+/// block, and its return values are compared after its stores.
 ///
 /// `context` holds the module-scope items the kernel may refer to
-/// (`.global`, `.const` and `.shared` variables); other items are ignored.
+/// (`.global`, `.const` and `.shared` variables, and the device functions
+/// it calls); other items are ignored.
 pub fn check_function(
     context: &[Item],
     before: &Function,
     after: &Function,
     launches: u32,
 ) -> Result<u32, Mismatch> {
-    if before.kind != FuncKind::Entry || !before.has_body {
+    if !before.has_body {
         return Ok(0);
     }
     let mut compared = 0;
@@ -127,11 +137,15 @@ pub fn probe(context: &[Item], f: &Function) -> Result<(), String> {
     }
 }
 
-/// A module of the variables in `context` and `f`.
+/// A module of the variables and device functions in `context`, and `f`.
 fn wrap(context: &[Item], f: &Function) -> Module {
     let mut items: Vec<Item> = context
         .iter()
-        .filter(|i| matches!(i, Item::Var(_)))
+        .filter(|i| match i {
+            Item::Var(_) => true,
+            Item::Func(g) => g.kind == FuncKind::Func && g.has_body && g.name != f.name,
+            _ => false,
+        })
         .cloned()
         .collect();
     items.push(Item::Func(Box::new(f.clone())));

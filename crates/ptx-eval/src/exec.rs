@@ -3,8 +3,8 @@
 use crate::memory::{read_flat, write_flat, Global, LOCAL_BASE, PARAM_BASE, SHARED_BASE};
 use ptx_ir::entity::SecondaryMap;
 use ptx_ir::{
-    Block, BoolOp, CmpOp, ControlFlowGraph, Function, Imm, ImmKind, Inst, Item, Mod, Module,
-    Opcode, Operand, Space, Type,
+    Block, BoolOp, CmpOp, ControlFlowGraph, FuncKind, Function, Imm, ImmKind, Inst, Item, Mod,
+    Module, Opcode, Operand, Space, Type,
 };
 use ptx_passes::loops::PostDominatorTree;
 use rustc_hash::FxHashMap;
@@ -261,7 +261,10 @@ fn place_module_vars(module: &Module, m: &mut Machine) {
 struct Kernel<'m> {
     f: &'m Function,
     ipdom: SecondaryMap<Block, Option<Block>>,
+    /// Parameter addresses in the param space (see [`FRAME`]).
     params: FxHashMap<String, u64>,
+    /// Size of the per-thread parameter frame.
+    frame_size: u64,
     shared: FxHashMap<String, u64>,
     shared_size: u64,
     local: FxHashMap<String, u64>,
@@ -285,7 +288,15 @@ struct Warp {
     stack: Vec<Entry>,
     tid: [[u32; 3]; 32],
     local: Vec<Vec<u8>>,
+    /// Per-thread parameter frames (call-site `.param` variables; a
+    /// device function's parameters and return values).
+    frame: Vec<Vec<u8>>,
     at_barrier: bool,
+    /// Lanes that ran `exit` (inside a called function: they leave the
+    /// caller too).
+    killed: u32,
+    /// Calls in progress below this frame.
+    depth: u32,
 }
 
 struct Cta<'a> {
@@ -293,6 +304,72 @@ struct Cta<'a> {
     launch: Launch,
     shared: Vec<u8>,
     param: &'a [u8],
+    /// The module's device functions, for `call`.
+    funcs: &'a FxHashMap<&'a str, Kernel<'a>>,
+}
+
+/// Offset of a frame's own parameters in the param state space: a kernel's
+/// parameters (one block for the launch) lie below it; call-site `.param`
+/// variables, and a device function's parameters and return values, are
+/// per thread, at `FRAME` and up.
+const FRAME: u64 = 1 << 24;
+
+/// The execution context of one function: reconvergence points and the
+/// layout of its parameters and variables.
+fn kernel<'m>(module: &'m Module, f: &'m Function) -> Kernel<'m> {
+    let cfg = ControlFlowGraph::compute(f);
+    let pdt = PostDominatorTree::compute(f, &cfg);
+    let mut ipdom = SecondaryMap::with_default(None);
+    for b in f.layout.blocks() {
+        ipdom[b] = pdt.ipdom(b);
+    }
+    let mut pmap = FxHashMap::default();
+    let call_site = f
+        .decls
+        .iter()
+        .map(|d| &**d)
+        .filter(|d| d.starts_with(".param"));
+    let frame_size = if f.kind == FuncKind::Entry {
+        layout(f.params.iter().flatten().map(|p| &*p.text), &mut pmap);
+        frame_layout(call_site, &mut pmap)
+    } else {
+        // Parameters first, laid out as a param block is (so a launch of
+        // the function itself can start from one), then return values.
+        let formal = f.params.iter().flatten().chain(f.rets.iter().flatten());
+        frame_layout(formal.map(|p| &*p.text).chain(call_site), &mut pmap)
+    };
+    let mut shared = FxHashMap::default();
+    let mut shared_size = layout(shared_decls(module, f), &mut shared);
+    // `extern .shared` arrays get the dynamic shared memory of the launch;
+    // without one, an access past the static variables is out of range.
+    shared_size += dynamic_shared_bytes(module, f) as u64;
+    let mut local = FxHashMap::default();
+    let local_size = layout(
+        f.decls
+            .iter()
+            .map(|d| &**d)
+            .filter(|d| d.starts_with(".local")),
+        &mut local,
+    );
+    Kernel {
+        f,
+        ipdom,
+        params: pmap,
+        frame_size,
+        shared,
+        shared_size,
+        local,
+        local_size,
+    }
+}
+
+/// Lays out per-thread parameters: names → offsets from [`FRAME`] up;
+/// returns the frame's size.
+fn frame_layout<'a>(decls: impl Iterator<Item = &'a str>, out: &mut FxHashMap<String, u64>) -> u64 {
+    let mut at = FxHashMap::default();
+    let size = layout(decls, &mut at);
+    out.extend(at.into_iter().map(|(k, v)| (k, FRAME + v)));
+    size
 }
 
 /// Runs `entry` of `module` over the launch, reading parameters from the
@@ -310,36 +387,13 @@ pub fn run(
         .find(|f| &*f.name == entry && f.has_body)
         .ok_or_else(|| EvalError::new(u32::MAX, format!("no kernel named '{entry}'")))?;
     place_module_vars(module, m);
-    let cfg = ControlFlowGraph::compute(f);
-    let pdt = PostDominatorTree::compute(f, &cfg);
-    let mut ipdom = SecondaryMap::with_default(None);
-    for b in f.layout.blocks() {
-        ipdom[b] = pdt.ipdom(b);
-    }
-    let mut pmap = FxHashMap::default();
-    layout(f.params.iter().flatten().map(|p| &*p.text), &mut pmap);
-    let mut shared = FxHashMap::default();
-    let mut shared_size = layout(shared_decls(module, f), &mut shared);
-    // `extern .shared` arrays get the dynamic shared memory of the launch;
-    // without one, an access past the static variables is out of range.
-    shared_size += dynamic_shared_bytes(module, f) as u64;
-    let mut local = FxHashMap::default();
-    let local_size = layout(
-        f.decls
-            .iter()
-            .map(|d| &**d)
-            .filter(|d| d.starts_with(".local")),
-        &mut local,
-    );
-    let k = Kernel {
-        f,
-        ipdom,
-        params: pmap,
-        shared,
-        shared_size,
-        local,
-        local_size,
-    };
+    let k = kernel(module, f);
+    // Every device function a call may reach, prepared once.
+    let funcs: FxHashMap<&str, Kernel> = module
+        .functions()
+        .filter(|g| g.kind == FuncKind::Func && g.has_body)
+        .map(|g| (&*g.name, kernel(module, g)))
+        .collect();
     let threads = launch.block.iter().map(|&x| x as u64).product::<u64>();
     if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
         return Err(EvalError::new(
@@ -356,6 +410,7 @@ pub fn run(
                     launch: *launch,
                     shared: vec![0; k.shared_size as usize],
                     param: params,
+                    funcs: &funcs,
                 };
                 run_cta(&k, &mut cta, m, &mut stats)?;
             }
@@ -396,10 +451,25 @@ fn run_cta(k: &Kernel, cta: &mut Cta, m: &mut Machine, stats: &mut Stats) -> Res
                 }],
                 tid,
                 local: vec![vec![0u8; k.local_size as usize]; 32],
+                frame: (0..32)
+                    .map(|_| {
+                        let mut fr = vec![0u8; k.frame_size as usize];
+                        if k.f.kind == FuncKind::Func {
+                            // A device function launched on its own (by
+                            // `--check-each`): its parameters from the block.
+                            let n = cta.param.len().min(fr.len());
+                            fr[..n].copy_from_slice(&cta.param[..n]);
+                        }
+                        fr
+                    })
+                    .collect(),
                 at_barrier: false,
+                killed: 0,
+                depth: 0,
             }
         })
         .collect();
+    let started: Vec<u32> = warps.iter().map(|w| !w.exited).collect();
     loop {
         let mut progressed = false;
         for w in warps.iter_mut() {
@@ -411,6 +481,9 @@ fn run_cta(k: &Kernel, cta: &mut Cta, m: &mut Machine, stats: &mut Stats) -> Res
         }
         let live: Vec<&mut Warp> = warps.iter_mut().filter(|w| !w.stack.is_empty()).collect();
         if live.is_empty() {
+            if k.f.kind == FuncKind::Func {
+                record_returns(k, cta, &warps, &started, m);
+            }
             return Ok(());
         }
         if live.iter().all(|w| w.at_barrier) {
@@ -424,6 +497,42 @@ fn run_cta(k: &Kernel, cta: &mut Cta, m: &mut Machine, stats: &mut Stats) -> Res
                 u32::MAX,
                 "deadlock: warps wait at different barriers",
             ));
+        }
+    }
+}
+
+/// Where a launched device function's return values appear in the store
+/// trace: thread `t`'s return value at byte `o` of its frame is a store to
+/// `RETURN_TRACE + t * 0x1_0000 + o`, so `--check-each` compares return
+/// values with the stores.
+pub const RETURN_TRACE: u64 = 0xfe00_0000_0000_0000;
+
+fn record_returns(k: &Kernel, cta: &Cta, warps: &[Warp], started: &[u32], m: &mut Machine) {
+    let Some(trace) = m.global.trace.as_mut() else {
+        return;
+    };
+    let b = cta.launch.block;
+    let base_t = (cta.ctaid[0]
+        + cta.launch.grid[0] * (cta.ctaid[1] + cta.launch.grid[1] * cta.ctaid[2]))
+        as u64
+        * (b[0] * b[1] * b[2]) as u64;
+    for (wi, w) in warps.iter().enumerate() {
+        for lane in 0..32 {
+            if started[wi] & !w.killed & (1 << lane) == 0 {
+                continue;
+            }
+            let t = base_t + (wi * 32 + lane) as u64;
+            for r in k.f.rets.iter().flatten() {
+                let (Some(&off), (size, _)) = (k.params.get(&*r.name), decl_layout(&r.text)) else {
+                    continue;
+                };
+                let o = off - FRAME;
+                for c in (0..size).step_by(8) {
+                    let n = (size - c).min(8);
+                    let v = read_flat(&w.frame[lane], o + c, n).unwrap_or(0);
+                    trace.push((RETURN_TRACE + t * 0x1_0000 + o + c, n, v));
+                }
+            }
         }
     }
 }
@@ -491,7 +600,23 @@ fn run_warp(
                 terminator(k, w, i, mask)?;
                 break;
             }
+            if info.opcode == Opcode::Call {
+                let before = w.exited;
+                call(k, cta, w, m, stats, i, mask)?;
+                if w.exited != before {
+                    // Lanes left in the callee (`exit`): go on without them.
+                    w.stack.last_mut().expect("running entry").start = idx;
+                    break;
+                }
+                continue;
+            }
             if info.opcode == Opcode::Other && &*info.mnemonic == "bar" {
+                if w.depth > 0 {
+                    return Err(EvalError::new(
+                        f.inst(i).pos,
+                        "a barrier inside a called function is not supported by the evaluator",
+                    ));
+                }
                 // Wait here; the CTA loop resumes the warp after the barrier
                 // once every live warp has arrived.
                 w.stack.last_mut().expect("running entry").start = idx;
@@ -502,6 +627,169 @@ fn run_warp(
         }
     }
     Ok(())
+}
+
+/// Deepest nesting of calls (recursion included) before a run is stopped.
+const MAX_CALL_DEPTH: u32 = 64;
+
+/// `call (r…), f, (a…)` by the lanes of `mask` whose guard holds: a frame
+/// for `f` with the arguments copied in (call-site `.param` variables byte
+/// for byte, registers and immediates as values), `f` run to `ret` with
+/// those lanes, the return values copied back. Lanes that `exit` in `f`
+/// end in the caller too.
+#[allow(clippy::too_many_arguments)]
+fn call(
+    k: &Kernel,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    stats: &mut Stats,
+    i: Inst,
+    mask: u32,
+) -> Result<(), EvalError> {
+    let f = k.f;
+    let d = f.inst(i);
+    let pos = d.pos;
+    let mut lanes = mask;
+    if let Some(g) = d.guard {
+        for lane in 0..32 {
+            if (w.regs[g.pred.as_u32() as usize][lane] != 0) == g.negated {
+                lanes &= !(1 << lane);
+            }
+        }
+    }
+    if lanes == 0 {
+        return Ok(());
+    }
+    let name = d
+        .operands
+        .iter()
+        .find_map(|o| match o {
+            Operand::Symbol(s, 0) => Some(f.ops.word(*s)),
+            _ => None,
+        })
+        .ok_or_else(|| EvalError::new(pos, "indirect calls are not supported by the evaluator"))?;
+    let callee = cta.funcs.get(name).ok_or_else(|| {
+        EvalError::new(
+            pos,
+            format!("no definition of the called function '{name}'"),
+        )
+    })?;
+    if w.depth + 1 > MAX_CALL_DEPTH {
+        return Err(EvalError::new(
+            pos,
+            format!("calls nested deeper than {MAX_CALL_DEPTH}"),
+        ));
+    }
+    // `(rets)` before the callee's name, `(args)` after it.
+    let at = d
+        .operands
+        .iter()
+        .position(|o| matches!(o, Operand::Symbol(..)))
+        .expect("found above");
+    fn list(o: Option<&Operand>) -> &[Operand] {
+        match o {
+            Some(Operand::List(l)) => l,
+            _ => &[],
+        }
+    }
+    let rets = if at > 0 {
+        list(d.operands.get(at - 1))
+    } else {
+        &[]
+    };
+    let args = list(d.operands.get(at + 1));
+    let formal_rets: Vec<&ptx_ir::ParamDecl> = callee.f.rets.iter().flatten().collect();
+    let formal_args: Vec<&ptx_ir::ParamDecl> = callee.f.params.iter().flatten().collect();
+    if rets.len() > formal_rets.len() || args.len() != formal_args.len() {
+        return Err(EvalError::new(
+            pos,
+            format!("the call does not match the signature of '{name}'"),
+        ));
+    }
+    let entry = callee
+        .f
+        .layout
+        .entry_block()
+        .ok_or_else(|| EvalError::new(pos, format!("'{name}' has no body")))?;
+    let mut cw = Warp {
+        id: w.id,
+        exited: !lanes,
+        regs: vec![[0u64; 32]; callee.f.dfg.values.len()],
+        stack: vec![Entry {
+            block: entry,
+            mask: lanes,
+            rpc: None,
+            start: 0,
+        }],
+        tid: w.tid,
+        local: vec![vec![0u8; callee.local_size as usize]; 32],
+        frame: vec![vec![0u8; callee.frame_size as usize]; 32],
+        at_barrier: false,
+        killed: 0,
+        depth: w.depth + 1,
+    };
+    let slot = |kk: &Kernel, p: &str| -> Result<(usize, usize), EvalError> {
+        let off = kk
+            .params
+            .get(p)
+            .copied()
+            .filter(|&o| o >= FRAME)
+            .ok_or_else(|| EvalError::new(pos, format!("'{p}' is not a parameter of this call")))?;
+        Ok(((off - FRAME) as usize, decl_layout_of(kk.f, p)))
+    };
+    for (a, formal) in args.iter().zip(&formal_args) {
+        let (to, size) = slot(callee, &formal.name)?;
+        match a {
+            Operand::Symbol(s, 0) => {
+                let (from, _) = slot(k, f.ops.word(*s))?;
+                for lane in (0..32).filter(|l| lanes & (1 << l) != 0) {
+                    let n = size.min(w.frame[lane].len().saturating_sub(from));
+                    let bytes = w.frame[lane][from..from + n].to_vec();
+                    cw.frame[lane][to..to + n].copy_from_slice(&bytes);
+                }
+            }
+            o => {
+                let v = src(k, cta, w, m, o, Type::B64, pos)?;
+                for lane in (0..32).filter(|l| lanes & (1 << l) != 0) {
+                    let n = size.min(8);
+                    cw.frame[lane][to..to + n].copy_from_slice(&v.v[lane].to_le_bytes()[..n]);
+                }
+            }
+        }
+    }
+    run_warp(callee, cta, &mut cw, m, stats)?;
+    let back = lanes & !cw.killed;
+    for (r, formal) in rets.iter().zip(&formal_rets) {
+        let (from, size) = slot(callee, &formal.name)?;
+        let Operand::Symbol(s, 0) = r else {
+            return Err(EvalError::new(
+                pos,
+                "a return value must be a .param variable",
+            ));
+        };
+        let (to, _) = slot(k, f.ops.word(*s))?;
+        for lane in (0..32).filter(|l| back & (1 << l) != 0) {
+            let n = size.min(w.frame[lane].len().saturating_sub(to));
+            let bytes = cw.frame[lane][from..from + n].to_vec();
+            w.frame[lane][to..to + n].copy_from_slice(&bytes);
+        }
+    }
+    w.exited |= cw.killed;
+    w.killed |= cw.killed;
+    Ok(())
+}
+
+/// Size in bytes of the parameter `name` of `f` (formal or call-site).
+fn decl_layout_of(f: &Function, name: &str) -> usize {
+    f.rets
+        .iter()
+        .flatten()
+        .chain(f.params.iter().flatten())
+        .map(|p| &*p.text)
+        .chain(f.decls.iter().map(|d| &**d))
+        .find(|t| decl_name(t) == Some(name))
+        .map_or(0, |t| decl_layout(t).0 as usize)
 }
 
 fn terminator(k: &Kernel, w: &mut Warp, i: Inst, mask: u32) -> Result<(), EvalError> {
@@ -528,6 +816,9 @@ fn terminator(k: &Kernel, w: &mut Warp, i: Inst, mask: u32) -> Result<(), EvalEr
     match op {
         Opcode::Ret | Opcode::Exit => {
             w.exited |= taken;
+            if op == Opcode::Exit {
+                w.killed |= taken;
+            }
             if let Some(fall) = d.targets.first() {
                 if not_taken != 0 {
                     pass_args(k, w, fall, not_taken);
@@ -702,13 +993,6 @@ fn src(
                 // own state space; `cvta` makes it generic.
                 o
             } else {
-                if f.decls
-                    .iter()
-                    .any(|d| d.starts_with(".param") && decl_name(d) == Some(name))
-                {
-                    // Call-site parameters: only calls use them.
-                    return Err(EvalError::new(pos, format!("'{name}' is a call parameter: calls are not supported by the evaluator yet")));
-                }
                 return Err(EvalError::new(pos, format!("unknown symbol '{name}'")));
             };
             out.v = [base.wrapping_add(*off as u64); 32];
@@ -777,6 +1061,14 @@ fn mem_access(
         (Space::Local, Some(v)) => write_flat(&mut w.local[lane], off, len, v)
             .map(|_| 0)
             .ok_or_else(oob),
+        (Space::Param, None) if off >= FRAME => {
+            read_flat(&w.frame[lane], off - FRAME, len).ok_or_else(oob)
+        }
+        (Space::Param, Some(v)) if off >= FRAME => {
+            write_flat(&mut w.frame[lane], off - FRAME, len, v)
+                .map(|_| 0)
+                .ok_or_else(oob)
+        }
         (Space::Param, None) => read_flat(cta.param, off, len).ok_or_else(oob),
         _ => Err(EvalError::new(pos, "store to a read-only state space")),
     }

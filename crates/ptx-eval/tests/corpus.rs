@@ -45,13 +45,14 @@ fn corpus_kernels_run() {
         not_run.join("\n")
     );
     assert!(kernels >= 50, "{kernels}");
-    // Measured: 66 of 132. The rest call device functions (`call`, so far
-    // without semantics: 40), loop past the step budget on random
-    // parameters (15), or index past a shared array with random values
-    // (9; three of them, `transpose`, ran before shared memory was sized
-    // exactly: the GPU faults on them too). This floor catches regressions.
+    // Measured: 89 of 132 (66 before device-function calls ran). The rest
+    // loop past the step budget on random parameters, index past an array
+    // with random values (shared arrays included: the GPU faults on those
+    // too), call `vprintf` (no definition in the module) or use
+    // `rsqrt.approx` (implementation-defined). This floor catches
+    // regressions.
     assert!(
-        ran >= 66,
+        ran >= 89,
         "only {ran} of {kernels} kernels ran:\n{}",
         not_run.join("\n")
     );

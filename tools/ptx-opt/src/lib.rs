@@ -147,6 +147,13 @@ impl Back<'_> {
                     count(f, &mut self.after);
                 }
             }
+            // Kernels checked later may call it: as it will be printed.
+            if self.cfg.instrumentation.check_each.is_some()
+                && f.kind == ptx_ir::FuncKind::Func
+                && f.has_body
+            {
+                CHECK_CONTEXT.with(|c| c.borrow_mut().push(Item::Func(f.clone())));
+            }
         }
         write_item(&mut self.out, &item).expect("writing to a String cannot fail");
         Ok(())

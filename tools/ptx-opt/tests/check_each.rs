@@ -228,3 +228,73 @@ fn bit_sliced_launch_covers_every_combination() {
         "{err}"
     );
 }
+
+/// Device functions: a wrong pass on a `.func` that only returns a value
+/// is caught through its return value, and a kernel that calls a device
+/// function is checked with the callee as printed.
+#[test]
+fn device_functions_are_checked_by_their_return_values() {
+    let src = r#".version 7.0
+.target sm_75
+.address_size 64
+
+.func (.param .b32 diff_r) diff(.param .b32 diff_a, .param .b32 diff_b)
+{
+	.reg .b32 %r<4>;
+	ld.param.b32 %r1, [diff_a];
+	ld.param.b32 %r2, [diff_b];
+	sub.s32 %r3, %r1, %r2;
+	st.param.b32 [diff_r], %r3;
+	ret;
+}
+
+.visible .entry caller(.param .u64 out, .param .u32 a)
+{
+	.reg .b32 %r<5>;
+	.reg .b64 %rd<4>;
+	.param .b32 x;
+	.param .b32 y;
+	.param .b32 r;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [a];
+	mov.u32 %r2, %tid.x;
+	st.param.b32 [x], %r1;
+	st.param.b32 [y], %r2;
+	call (r), diff, (x, y);
+	ld.param.b32 %r3, [r];
+	mul.wide.u32 %rd2, %r2, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+"#;
+    let cfg = |passes| ptx_opt::Config {
+        passes,
+        instrumentation: Instrumentation {
+            check_each: Some(ptx_opt::check_each(8)),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let err = match ptx_opt::process_with(src.as_bytes(), &cfg(vec![(&SWAP_SUB, vec![])])) {
+        Ok(_) => panic!("the wrong pass was not caught"),
+        Err((ptx_opt::Error::Plain(m), _)) => m,
+        Err((e, _)) => panic!("{e:?}"),
+    };
+    assert!(
+        err.starts_with("check-each: pass 'swap-sub' changed the behaviour of 'diff'"),
+        "{err}"
+    );
+    assert!(err.contains("returns 0x"), "{err}");
+    // Correct passes: the kernel runs through the call and agrees.
+    let ok = cfg(vec![
+        (ptx_passes::registry::lookup("const-fold").unwrap(), vec![]),
+        (ptx_passes::registry::lookup("dce").unwrap(), vec![]),
+    ]);
+    ptx_opt::process_with(src.as_bytes(), &ok).unwrap();
+    // The kernel is compared, not skipped: its launches run the call.
+    let module = ptx_parse::parse_module(src).unwrap();
+    let caller = module.functions().find(|f| &*f.name == "caller").unwrap();
+    let n = ptx_eval::check::check_function(&module.items, caller, caller, 4).unwrap();
+    assert_eq!(n, 4);
+}
