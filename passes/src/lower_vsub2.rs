@@ -1,12 +1,12 @@
-//! `lower-vsub2`: the vop2 SIMD video instructions as plain 32-bit
-//! arithmetic (SWAR), which current GPUs run natively while ptxas emulates
-//! the video forms in 17–25 SASS instructions.
+//! `lower-vsub2`: the vop2 SIMD video instructions (`vadd2`, `vsub2`,
+//! `vavrg2`, `vabsdiff2`, `vmin2`, `vmax2`) as plain 32-bit arithmetic,
+//! which current GPUs run natively while ptxas emulates the video forms in
+//! up to 25 SASS instructions.
 //!
-//! Lowered today: `vadd2` and `vsub2` in the merge form without `.sat`
-//! (any types: without `.sat` the result half is the low 16 bits of the
-//! exact sum or difference whatever the types), with the default operand
-//! selectors (`a.h10`, `b.h32`) and any destination mask. With `H` =
-//! `0x80008000`:
+//! **Plain `vadd2`/`vsub2`** (merge form, no `.sat`, default selectors
+//! `a.h10`, `b.h32`, any mask and types: the result half is the low 16 bits
+//! of the exact sum or difference whatever the types) as SWAR, with
+//! `H` = `0x80008000`:
 //!
 //! ```text
 //! vadd2:  s = (a & ~H) + (b & ~H);  d = s ^ ((a ^ b) & H)
@@ -15,12 +15,24 @@
 //!
 //! The `(a ^ b) & H` term is one `lop3` on sm_50+ (two or three plain
 //! instructions below); a `.h0`/`.h1` mask merges the other half of `c`
-//! with one more `lop3` (`and`/`or` below sm_50). The all-`u32` form over
-//! both halves stays native: ptxas does it in 3 SASS instructions, one
-//! fewer than this sequence (`scripts/measure-vop2.py`). Other forms (`.sat`,
-//! `.add`, other selectors, `vavrg2`, `vabsdiff2`, `vmin2`, `vmax2`) are
-//! left to ptxas for now. Temporaries are unguarded; the instruction
-//! writing `d` keeps the guard and tied value. Preserves the CFG.
+//! with one more `lop3` (`and`/`or` below sm_50).
+//!
+//! **Every other form** (`.sat`, `.add`, any selectors, the other four
+//! operations) one half at a time: each source half-word extended to 32
+//! bits (`prmt` replicating the sign, or `and`/`shr`), the operation exact
+//! in 32 bits (`vavrg2` rounds half up for non-negative sums and down
+//! below, as the ISA says), `.sat` as a `max`/`min` clamp on the bounds
+//! the result can cross (none for `vmin2`/`vmax2` within one signedness),
+//! then the halves
+//! packed with one `prmt` that also merges `c` where the mask leaves a
+//! half, or added into `c` (`.add`).
+//!
+//! Forms stay native where ptxas's own code is as short or shorter
+//! (`cargo bench -p ptx-opt --bench vop2`): the all-u32 plain
+//! `vadd2`/`vsub2`/`vmin2`/`vmax2` over both halves and the all-u32
+//! `vmin2`/`vmax2.add` on half 0. Temporaries are unguarded; the
+//! instruction writing `d` keeps the guard and tied value. Preserves the
+//! CFG.
 //!
 //! ```text
 //! before:                                   after (sm_80):
@@ -29,6 +41,14 @@
 //!                                             sub.s32  %r7, %r5, %r6;
 //!                                             lop3.b32 %r8, %r1, %r2, -2147450880, 0x82;
 //!                                             xor.b32  %r3, %r7, %r8;
+//!
+//!   vadd2.s32.s32.s32.sat %r3.h0, %r1, %r2, %r4;
+//!                                             prmt.b32 %r5, %r1, %r2, 0x9910;
+//!                                             prmt.b32 %r6, %r1, %r2, 0xdd54;
+//!                                             add.s32  %r7, %r5, %r6;
+//!                                             max.s32  %r8, %r7, -32768;
+//!                                             min.s32  %r9, %r8, 32767;
+//!                                             prmt.b32 %r3, %r9, %r4, 0x7610;
 //! ```
 
 use crate::{AnalysisManager, Pass, Preserved};
@@ -107,8 +127,243 @@ impl Emit<'_> {
     }
 }
 
+/// Whether the general lowering beats ptxas's own emulation of `v`
+/// (measured: `scripts/measure-vop2.py --all`).
+fn general_pays(v: &Vop2) -> bool {
+    let default_sel = v.asel == [0, 1] && v.bsel == [2, 3];
+    let all_u32 = [v.dty, v.aty, v.bty] == [Type::U32; 3];
+    let minmax = matches!(v.op, Opcode::Vmin2 | Opcode::Vmax2);
+    if !default_sel || !all_u32 {
+        return true;
+    }
+    // Where ptxas's own code is as short (cargo bench -p ptx-opt --bench
+    // vop2, sm_75..sm_120): plain vadd2/vsub2 over both halves (3 SASS
+    // against our 4), vmin2/vmax2 over both halves (6 and 6), and
+    // vmin2/vmax2.add on half 0 (3 and 3).
+    let plain = !v.sat && !v.add;
+    !(plain && v.halves == 3 && (minmax || matches!(v.op, Opcode::Vadd2 | Opcode::Vsub2))
+        || minmax && v.add && v.halves == 1)
+}
+
+fn hex(x: u64) -> Operand {
+    Operand::Imm(Imm::hex(x))
+}
+
 fn imm(x: u64) -> Operand {
     Operand::Imm(Imm::int(x as u32 as i32 as i64))
+}
+
+/// Any vop2 form, decoded: operation, types, `.sat`/`.add`, the halves
+/// written (or accumulated), and for each result half the pool half-word
+/// (0, 1 = `a` low, high; 2, 3 = `b` low, high) each source takes.
+struct Vop2 {
+    op: Opcode,
+    dty: Type,
+    aty: Type,
+    bty: Type,
+    sat: bool,
+    add: bool,
+    halves: u32,
+    asel: [u8; 2],
+    bsel: [u8; 2],
+    a: Value,
+    b: Value,
+    c: Value,
+}
+
+fn decode(f: &Function, i: Inst) -> Option<Vop2> {
+    let info = f.op(i);
+    if !matches!(
+        info.opcode,
+        Opcode::Vadd2
+            | Opcode::Vsub2
+            | Opcode::Vavrg2
+            | Opcode::Vabsdiff2
+            | Opcode::Vmin2
+            | Opcode::Vmax2
+    ) {
+        return None;
+    }
+    let d = f.inst(i);
+    if d.operands.len() != 4 || d.results.len() != 1 {
+        return None;
+    }
+    let tys: Vec<Type> = info.types().collect();
+    let [dty, aty, bty] = tys[..] else {
+        return None;
+    };
+    let (mut sat, mut add) = (false, false);
+    for m in info
+        .mods
+        .iter()
+        .filter(|m| matches!(m, ptx_ir::Mod::Word(_)))
+    {
+        if f.ops.is_word(*m, "sat") {
+            sat = true;
+        } else if f.ops.is_word(*m, "add") {
+            add = true;
+        } else {
+            return None;
+        }
+    }
+    if sat && add {
+        return None;
+    }
+    // `.hXY`: half 1 takes X, half 0 takes Y.
+    let digits = |o: &Operand, default: [u8; 2]| -> Option<(Value, [u8; 2])> {
+        match o {
+            Operand::Value(v) => Some((*v, default)),
+            Operand::Sel(v, s) => {
+                let t = f.ops.word(*s).trim_start_matches('.').strip_prefix('h')?;
+                let ds: Vec<u8> = t.bytes().map(|c| c.wrapping_sub(b'0')).collect();
+                match ds[..] {
+                    [x, y] if x < 4 && y < 4 => Some((*v, [y, x])),
+                    [x] if x < 2 => Some((*v, [x, x])),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    };
+    let (_, dsel) = digits(&d.operands[0], [0, 1])?;
+    let halves = match &d.operands[0] {
+        Operand::Sel(..) if dsel[0] < 2 && dsel[1] < 2 => (1 << dsel[0]) | (1 << dsel[1]),
+        Operand::Sel(..) => return None,
+        _ => 3,
+    };
+    let (a, asel) = digits(&d.operands[1], [0, 1])?;
+    let (b, bsel) = digits(&d.operands[2], [2, 3])?;
+    let Operand::Value(c) = d.operands[3] else {
+        return None;
+    };
+    Some(Vop2 {
+        op: info.opcode,
+        dty,
+        aty,
+        bty,
+        sat,
+        add,
+        halves,
+        asel,
+        bsel,
+        a,
+        b,
+        c,
+    })
+}
+
+/// The range of one half's exact result, from the source types.
+fn result_range(v: &Vop2) -> (i64, i64) {
+    let range = |t: Type| {
+        if t == Type::S32 {
+            (-32768i64, 32767i64)
+        } else {
+            (0, 65535)
+        }
+    };
+    let ((xl, xh), (yl, yh)) = (range(v.aty), range(v.bty));
+    match v.op {
+        Opcode::Vadd2 => (xl + yl, xh + yh),
+        Opcode::Vsub2 => (xl - yh, xh - yl),
+        Opcode::Vavrg2 => ((xl + yl) >> 1, (xh + yh + 1) >> 1),
+        Opcode::Vabsdiff2 => (0, (xh - yl).abs().max((xl - yh).abs())),
+        Opcode::Vmin2 => (xl.min(yl), xh.min(yh)),
+        _ => (xl.max(yl), xh.max(yh)),
+    }
+}
+
+/// The general lowering, one half at a time in 32-bit arithmetic: each
+/// half-word extended (`prmt` with sign replication, or `and`/`shr`), the
+/// operation exact in 32 bits, `.sat` as a clamp, then the halves packed
+/// with one `prmt` (merging `c` where the mask leaves a half) or summed
+/// into `c` (`.add`). Returns the final instruction's text and operands.
+fn lower_general(e: &mut Emit, v: &Vop2, d: Value) -> (&'static str, SmallVec<[Operand; 3]>) {
+    let (av, bv, cv) = (
+        Operand::Value(v.a),
+        Operand::Value(v.b),
+        Operand::Value(v.c),
+    );
+    let extract = |e: &mut Emit, pool: u8, ty: Type| -> Operand {
+        let src = if pool < 2 { av.clone() } else { bv.clone() };
+        let hi = pool % 2 == 1;
+        if ty == Type::S32 {
+            // Bytes 2p, 2p+1 of b:a, then the sign of byte 2p+1 twice.
+            let lo = 2 * pool as u64;
+            let sel = lo | (lo + 1) << 4 | (8 | (lo + 1)) << 8 | (8 | (lo + 1)) << 12;
+            e.op("prmt.b32", smallvec![av.clone(), bv.clone(), hex(sel)])
+        } else if hi {
+            e.op("shr.u32", smallvec![src, imm(16)])
+        } else {
+            e.op("and.b32", smallvec![src, imm(0xffff)])
+        }
+    };
+    let mut r: [Option<Operand>; 2] = [None, None];
+    for (h, slot) in r.iter_mut().enumerate() {
+        if v.halves & (1 << h) == 0 {
+            continue;
+        }
+        let x = extract(e, v.asel[h], v.aty);
+        let y = extract(e, v.bsel[h], v.bty);
+        let mut t = match v.op {
+            Opcode::Vadd2 => e.op("add.s32", smallvec![x, y]),
+            Opcode::Vsub2 => e.op("sub.s32", smallvec![x, y]),
+            Opcode::Vabsdiff2 => {
+                let s = e.op("sub.s32", smallvec![x, y]);
+                e.op("abs.s32", smallvec![s])
+            }
+            Opcode::Vmin2 => e.op("min.s32", smallvec![x, y]),
+            Opcode::Vmax2 => e.op("max.s32", smallvec![x, y]),
+            _ => {
+                // avrg: (s + 1) >> 1 rounding up for s >= 0, s >> 1 below.
+                let s = e.op("add.s32", smallvec![x, y]);
+                if v.aty == Type::U32 && v.bty == Type::U32 {
+                    let u = e.op("add.s32", smallvec![s, imm(1)]);
+                    e.op("shr.u32", smallvec![u, imm(1)])
+                } else {
+                    let neg = e.op("shr.s32", smallvec![s.clone(), imm(31)]);
+                    let u = e.op("add.s32", smallvec![s, neg]);
+                    let u = e.op("add.s32", smallvec![u, imm(1)]);
+                    e.op("shr.s32", smallvec![u, imm(1)])
+                }
+            }
+        };
+        if v.sat {
+            let (lo, hi) = if v.dty == Type::S32 {
+                (-32768i64, 32767i64)
+            } else {
+                (0, 65535)
+            };
+            // Only the bounds the result can cross need a clamp.
+            let (rlo, rhi) = result_range(v);
+            if rlo < lo {
+                t = e.op("max.s32", smallvec![t, Operand::Imm(Imm::int(lo))]);
+            }
+            if rhi > hi {
+                t = e.op("min.s32", smallvec![t, Operand::Imm(Imm::int(hi))]);
+            }
+        }
+        *slot = Some(t);
+    }
+    let dv = Operand::Value(d);
+    if v.add {
+        return match (r[0].take(), r[1].take()) {
+            (Some(x), Some(y)) => {
+                let s = e.op("add.s32", smallvec![cv, x]);
+                ("add.s32", smallvec![dv, s, y])
+            }
+            (Some(x), None) | (None, Some(x)) => ("add.s32", smallvec![dv, cv, x]),
+            (None, None) => ("mov.b32", smallvec![dv, cv]),
+        };
+    }
+    match (r[0].take(), r[1].take()) {
+        // Low half of each.
+        (Some(x), Some(y)) => ("prmt.b32", smallvec![dv, x, y, hex(0x5410)]),
+        // Low half of x, high half of c.
+        (Some(x), None) => ("prmt.b32", smallvec![dv, x, cv, hex(0x7610)]),
+        // Low half of c, low half of y.
+        (None, Some(y)) => ("prmt.b32", smallvec![dv, cv, y, hex(0x5410)]),
+        (None, None) => ("mov.b32", smallvec![dv, cv]),
+    }
 }
 
 impl Pass for LowerVsub2 {
@@ -122,6 +377,16 @@ impl Pass for LowerVsub2 {
         let mut changed = false;
         for i in insts {
             let Some((op, a, b, c, d, mask)) = form(f, i) else {
+                if let Some(v) = decode(f, i).filter(general_pays) {
+                    let d = f.inst(i).results[0];
+                    let mut e = Emit { f, at: i };
+                    let (text, operands) = lower_general(&mut e, &v, d);
+                    let new = f.ops.intern_text(text);
+                    let data = &mut f.dfg.insts[i];
+                    data.op = new;
+                    data.operands = operands;
+                    changed = true;
+                }
                 continue;
             };
             let (av, bv, cv) = (Operand::Value(a), Operand::Value(b), Operand::Value(c));

@@ -78,7 +78,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "lower-vsub2",
-        summary: "lower plain vadd2/vsub2 to SWAR 32-bit arithmetic (lop3 on sm_50+)",
+        summary: "lower the vop2 family (vadd2, vsub2, vavrg2, vabsdiff2, vmin2, vmax2) to 32-bit arithmetic",
         params: &[],
         idempotent: true,
         create: |_| Box::new(crate::lower_vsub2::LowerVsub2),

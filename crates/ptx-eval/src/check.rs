@@ -20,6 +20,8 @@ use std::fmt::Write;
 
 /// Steps each run may take.
 const FUEL: u64 = 200_000;
+/// Steps the run after a pass may take.
+const AFTER_FUEL: u64 = 16 * FUEL;
 
 /// The first difference between two runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +37,15 @@ struct Outcome {
     error: Option<String>,
 }
 
-fn execute(module: &Module, name: &str, launch: &Launch, params: &[u8], seed: u64) -> Outcome {
-    let mut m = Machine::new(FUEL);
+fn execute(
+    module: &Module,
+    name: &str,
+    launch: &Launch,
+    params: &[u8],
+    seed: u64,
+    fuel: u64,
+) -> Outcome {
+    let mut m = Machine::new(fuel);
     m.global.hash_seed = Some(seed);
     m.global.trace = Some(Vec::new());
     let r = run(module, name, launch, params, &mut m);
@@ -90,12 +99,14 @@ pub fn check_function(
             bit_sliced,
         } = draws.next();
         let (grid, threads) = (launch.grid[0], launch.block[0]);
-        let x = execute(&mb, &before.name, &launch, &params, seed);
+        let x = execute(&mb, &before.name, &launch, &params, seed, FUEL);
         if x.error.is_some() {
             continue;
         }
         compared += 1;
-        let y = execute(&ma, &after.name, &launch, &params, seed);
+        // A lowering may take more steps for the same work (one vop2
+        // becomes ten instructions): the transformed kernel gets more fuel.
+        let y = execute(&ma, &after.name, &launch, &params, seed, AFTER_FUEL);
         let mut describe = String::new();
         let _ = write!(
             describe,
@@ -131,7 +142,16 @@ pub fn check_function(
 /// first, and returns the evaluator's error, if any (for diagnostics).
 pub fn probe(context: &[Item], f: &Function) -> Result<(), String> {
     let t = Draws::new(f).next();
-    match execute(&wrap(context, f), &f.name, &t.launch, &t.params, t.seed).error {
+    match execute(
+        &wrap(context, f),
+        &f.name,
+        &t.launch,
+        &t.params,
+        t.seed,
+        FUEL,
+    )
+    .error
+    {
         Some(e) => Err(e),
         None => Ok(()),
     }

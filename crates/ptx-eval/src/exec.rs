@@ -1350,6 +1350,49 @@ fn exec(
                     m,
                 )?,
             );
+            let simd = if word("u16x2") {
+                Some(false)
+            } else if word("s16x2") {
+                Some(true)
+            } else {
+                None
+            };
+            if let Some(signed) = simd {
+                // add/sub/min/max{.relu}.{u16x2,s16x2}: each half-word on
+                // its own (PTX 8.0, sm_90).
+                if !matches!(
+                    info.opcode,
+                    Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max
+                ) {
+                    return Err(unsupported());
+                }
+                let relu = word("relu");
+                for lane in 0..32 {
+                    let mut r = 0u64;
+                    for h in 0..2 {
+                        let (x, y) = (
+                            (a.v[lane] >> (16 * h)) & 0xffff,
+                            (b.v[lane] >> (16 * h)) & 0xffff,
+                        );
+                        let (sx, sy) = (x as u16 as i16 as i64, y as u16 as i16 as i64);
+                        let v = match info.opcode {
+                            Opcode::Add => x.wrapping_add(y),
+                            Opcode::Sub => x.wrapping_sub(y),
+                            Opcode::Min if signed => sx.min(sy) as u64,
+                            Opcode::Max if signed => sx.max(sy) as u64,
+                            Opcode::Min => x.min(y),
+                            _ => x.max(y),
+                        } & 0xffff;
+                        let v = if relu && v & 0x8000 != 0 { 0 } else { v };
+                        r |= v << (16 * h);
+                    }
+                    out[lane] = r;
+                }
+                if let Some(o) = dest {
+                    set_result(w, f, o, &out, run);
+                }
+                return Ok(());
+            }
             let wide = word("wide");
             let hi = has_cmp(CmpOp::Hi);
             let (ftz, sat, nan_wins) = (word("ftz"), word("sat"), word("NaN"));
