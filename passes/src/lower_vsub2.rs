@@ -68,50 +68,14 @@ enum Mask {
     High,
 }
 
-/// `(op, a, b, c, d, mask)` of a form this pass lowers.
-fn form(f: &Function, i: Inst) -> Option<(Opcode, Value, Value, Value, Value, Mask)> {
-    let info = f.op(i);
-    if !matches!(info.opcode, Opcode::Vadd2 | Opcode::Vsub2) {
-        return None;
-    }
-    if info.types().count() != 3
-        || info.mods.len() != 3
-        || f.inst(i).operands.len() != 4
-        || f.inst(i).results.len() != 1
-    {
-        // Any word beyond the three types (`.sat`, `.add`) is not handled.
-        return None;
-    }
-    let d = f.inst(i);
-    let sel = |o: &Operand, want: &str| -> Option<Value> {
-        match o {
-            Operand::Value(v) => Some(*v),
-            Operand::Sel(v, s) if f.ops.word(*s).trim_start_matches('.') == want => Some(*v),
-            _ => None,
-        }
-    };
-    let (dv, mask) = match &d.operands[0] {
-        Operand::Value(v) => (*v, Mask::Both),
-        Operand::Sel(v, s) => match f.ops.word(*s).trim_start_matches('.') {
-            "h10" => (*v, Mask::Both),
-            "h0" => (*v, Mask::Low),
-            "h1" => (*v, Mask::High),
-            _ => return None,
-        },
-        _ => return None,
-    };
-    // Measured (scripts/measure-vop2.py, sm_75..sm_120): ptxas emulates the
-    // all-u32 form over both halves in 3 SASS instructions, one fewer than
-    // the SWAR sequence; every other form costs it 9 to 17.
-    if mask == Mask::Both && info.types().all(|t| t == Type::U32) {
-        return None;
-    }
-    let a = sel(&d.operands[1], "h10")?;
-    let b = sel(&d.operands[2], "h32")?;
-    let Operand::Value(c) = d.operands[3] else {
-        return None;
-    };
-    Some((info.opcode, a, b, c, dv, mask))
+/// The forms the SWAR sequence handles: plain `vadd2`/`vsub2` (merge
+/// form, no `.sat`) with the default selectors, any types and mask.
+fn swar(v: &Vop2) -> bool {
+    matches!(v.op, Opcode::Vadd2 | Opcode::Vsub2)
+        && !v.sat
+        && !v.add
+        && v.asel == [0, 1]
+        && v.bsel == [2, 3]
 }
 
 struct Emit<'a> {
@@ -127,9 +91,9 @@ impl Emit<'_> {
     }
 }
 
-/// Whether the general lowering beats ptxas's own emulation of `v`
-/// (measured: `scripts/measure-vop2.py --all`).
-fn general_pays(v: &Vop2) -> bool {
+/// Whether lowering `v` beats ptxas's own emulation of it (measured:
+/// `cargo bench -p ptx-opt --bench vop2`).
+fn pays(v: &Vop2) -> bool {
     let default_sel = v.asel == [0, 1] && v.bsel == [2, 3];
     let all_u32 = [v.dty, v.aty, v.bty] == [Type::U32; 3];
     let minmax = matches!(v.op, Opcode::Vmin2 | Opcode::Vmax2);
@@ -376,18 +340,25 @@ impl Pass for LowerVsub2 {
         let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
-            let Some((op, a, b, c, d, mask)) = form(f, i) else {
-                if let Some(v) = decode(f, i).filter(general_pays) {
-                    let d = f.inst(i).results[0];
-                    let mut e = Emit { f, at: i };
-                    let (text, operands) = lower_general(&mut e, &v, d);
-                    let new = f.ops.intern_text(text);
-                    let data = &mut f.dfg.insts[i];
-                    data.op = new;
-                    data.operands = operands;
-                    changed = true;
-                }
+            let Some(v) = decode(f, i).filter(pays) else {
                 continue;
+            };
+            let d = f.inst(i).results[0];
+            if !swar(&v) {
+                let mut e = Emit { f, at: i };
+                let (text, operands) = lower_general(&mut e, &v, d);
+                let new = f.ops.intern_text(text);
+                let data = &mut f.dfg.insts[i];
+                data.op = new;
+                data.operands = operands;
+                changed = true;
+                continue;
+            }
+            let (op, a, b, c) = (v.op, v.a, v.b, v.c);
+            let mask = match v.halves {
+                3 => Mask::Both,
+                1 => Mask::Low,
+                _ => Mask::High,
             };
             let (av, bv, cv) = (Operand::Value(a), Operand::Value(b), Operand::Value(c));
             let mut e = Emit { f, at: i };

@@ -525,22 +525,14 @@ fn closure(
     c
 }
 
-fn selp_op(f: &mut Function, ty: Type) -> ptx_ir::OpId {
+/// `opcode.bN` (`selp`, `mov`) at the bit width of `ty`.
+fn bits_op(f: &mut Function, opcode: Opcode, ty: Type) -> ptx_ir::OpId {
     let t = match ty.bits() {
         16 => Type::B16,
         64 => Type::B64,
         _ => Type::B32,
     };
-    f.ops.intern(Opcode::Selp, &[Mod::Type(t)])
-}
-
-fn mov_op(f: &mut Function, ty: Type) -> ptx_ir::OpId {
-    let t = match ty.bits() {
-        16 => Type::B16,
-        64 => Type::B64,
-        _ => Type::B32,
-    };
-    f.ops.intern(Opcode::Mov, &[Mod::Type(t)])
+    f.ops.intern(opcode, &[Mod::Type(t)])
 }
 
 fn hex(x: u64) -> Operand {
@@ -631,7 +623,7 @@ fn fold_chains(f: &mut Function, uses: &Uses) -> bool {
             let m = mask(n.ty.bits());
             let (op, operands): (_, SmallVec<[Operand; 4]>) = match p {
                 Some(p) if n.t != n.f => (
-                    selp_op(f, n.ty),
+                    bits_op(f, Opcode::Selp, n.ty),
                     smallvec![
                         Operand::Value(n.value),
                         hex(n.t & m),
@@ -640,7 +632,7 @@ fn fold_chains(f: &mut Function, uses: &Uses) -> bool {
                     ],
                 ),
                 _ => (
-                    mov_op(f, n.ty),
+                    bits_op(f, Opcode::Mov, n.ty),
                     smallvec![Operand::Value(n.value), hex(n.t & m)],
                 ),
             };
@@ -691,7 +683,7 @@ fn fold_set_of_set(f: &mut Function) -> bool {
                 f.layout.remove_inst(i);
             }
             Ok((bits, ty)) => {
-                let op = mov_op(f, ty);
+                let op = bits_op(f, Opcode::Mov, ty);
                 let di = &mut f.dfg.insts[i];
                 di.op = op;
                 di.operands = smallvec![Operand::Value(d), hex(bits)];

@@ -218,6 +218,10 @@ fn init_value(text: &str, ty: Option<Type>, symbols: &FxHashMap<String, u64>) ->
 /// Whether two of one instruction's `(address, value)` writes hit the same
 /// address with different values (sorts `seen`).
 fn conflicting(seen: &mut [(u64, u128)]) -> bool {
+    // Lanes usually write increasing addresses: nothing to sort then.
+    if seen.windows(2).all(|p| p[0].0 < p[1].0) {
+        return false;
+    }
     seen.sort_unstable();
     seen.windows(2)
         .any(|p| p[0].0 == p[1].0 && p[0].1 != p[1].1)
@@ -299,13 +303,35 @@ struct Warp {
     depth: u32,
 }
 
+/// The module's device functions, each prepared (post-dominators,
+/// layouts) the first time a call reaches it.
+struct Funcs<'a> {
+    module: &'a Module,
+    built: std::cell::RefCell<FxHashMap<&'a str, std::rc::Rc<Kernel<'a>>>>,
+}
+
+impl<'a> Funcs<'a> {
+    fn get(&self, name: &str) -> Option<std::rc::Rc<Kernel<'a>>> {
+        if let Some(k) = self.built.borrow().get(name) {
+            return Some(k.clone());
+        }
+        let f = self
+            .module
+            .functions()
+            .find(|g| g.kind == FuncKind::Func && g.has_body && &*g.name == name)?;
+        let k = std::rc::Rc::new(kernel(self.module, f));
+        self.built.borrow_mut().insert(&f.name, k.clone());
+        Some(k)
+    }
+}
+
 struct Cta<'a> {
     ctaid: [u32; 3],
     launch: Launch,
     shared: Vec<u8>,
     param: &'a [u8],
     /// The module's device functions, for `call`.
-    funcs: &'a FxHashMap<&'a str, Kernel<'a>>,
+    funcs: &'a Funcs<'a>,
 }
 
 /// Offset of a frame's own parameters in the param state space: a kernel's
@@ -388,12 +414,10 @@ pub fn run(
         .ok_or_else(|| EvalError::new(u32::MAX, format!("no kernel named '{entry}'")))?;
     place_module_vars(module, m);
     let k = kernel(module, f);
-    // Every device function a call may reach, prepared once.
-    let funcs: FxHashMap<&str, Kernel> = module
-        .functions()
-        .filter(|g| g.kind == FuncKind::Func && g.has_body)
-        .map(|g| (&*g.name, kernel(module, g)))
-        .collect();
+    let funcs = Funcs {
+        module,
+        built: Default::default(),
+    };
     let threads = launch.block.iter().map(|&x| x as u64).product::<u64>();
     if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
         return Err(EvalError::new(
@@ -669,7 +693,8 @@ fn call(
             _ => None,
         })
         .ok_or_else(|| EvalError::new(pos, "indirect calls are not supported by the evaluator"))?;
-    let callee = cta.funcs.get(name).ok_or_else(|| {
+    let callee = cta.funcs.get(name);
+    let callee = callee.as_deref().ok_or_else(|| {
         EvalError::new(
             pos,
             format!("no definition of the called function '{name}'"),

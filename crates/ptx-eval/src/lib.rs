@@ -26,6 +26,6 @@ pub mod check;
 mod exec;
 pub mod gen;
 pub mod memory;
-mod rng;
+pub mod rng;
 
 pub use exec::{dynamic_shared_bytes, param_layout, run, EvalError, Launch, Machine, Stats};

@@ -17,6 +17,7 @@
 //!   lop3 and set passes), compared on the GPU with its original.
 
 use ptx_eval::case::Case;
+use ptx_eval::rng::splitmix;
 use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 
@@ -68,14 +69,6 @@ pub const EDGES: [u32; 26] = [
 
 /// Threads per per-instruction case.
 pub const THREADS: usize = 1024;
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// The inputs of a per-instruction case: the first `26 × 26` threads take
 /// every pair of edge words for `a` and `b` (with `c` an edge word too),
