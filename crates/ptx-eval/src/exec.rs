@@ -1375,6 +1375,9 @@ fn exec(
                     m,
                 )?,
             );
+            // Most executions carry no modifier words: skip the lookups.
+            let words = info.mods.iter().any(|m| matches!(m, Mod::Word(_)));
+            let word = |x: &str| words && word(x);
             let simd = if word("u16x2") {
                 Some(false)
             } else if word("s16x2") {
