@@ -1,11 +1,9 @@
 //! Post-dominators and natural loops.
 
-use petgraph::algo::dominators::simple_fast;
-use petgraph::graph::{DiGraph, NodeIndex};
 use ptx_ir::entity::{EntityRef, SecondaryMap};
 use ptx_ir::{Block, ControlFlowGraph, DominatorTree, Function};
 
-/// Post-dominator tree: petgraph's dominators of the reversed CFG, rooted
+/// Post-dominator tree: the dominators of the reversed CFG, rooted
 /// at a virtual exit that every block without successors flows into.
 pub struct PostDominatorTree {
     ipdom: SecondaryMap<Block, Option<Block>>,
@@ -17,29 +15,52 @@ impl PostDominatorTree {
     /// Computes post-dominators of the blocks in the layout.
     pub fn compute(f: &Function, cfg: &ControlFlowGraph) -> Self {
         let n = f.dfg.blocks.len();
-        let exit = NodeIndex::new(n);
-        let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n + 1, n * 2);
-        for _ in 0..=n {
-            g.add_node(());
+        // Node n is the virtual exit; edges run backwards.
+        let exit = n as u32;
+        let exits: Vec<u32> = f
+            .layout
+            .blocks()
+            .filter(|&b| cfg.succs(b).is_empty())
+            .map(|b| b.index() as u32)
+            .collect();
+        let mut is_exit = vec![false; n];
+        for &b in &exits {
+            is_exit[b as usize] = true;
         }
-        for b in f.layout.blocks() {
-            let succs = cfg.succs(b);
-            if succs.is_empty() {
-                g.add_edge(exit, NodeIndex::new(b.index()), ());
-            }
-            for &s in succs {
-                g.add_edge(NodeIndex::new(s.index()), NodeIndex::new(b.index()), ());
-            }
-        }
-        let doms = simple_fast(&g, exit);
+        let block = |v: u32| Block::new(v as usize);
+        let idoms = ptx_ir::dominators::immediate_dominators(
+            n + 1,
+            n,
+            |v| {
+                let from: &[u32] = if v == exit { &exits } else { &[] };
+                let back = if v == exit {
+                    &[][..]
+                } else {
+                    cfg.preds(block(v))
+                };
+                from.iter()
+                    .copied()
+                    .chain(back.iter().map(|p| p.index() as u32))
+            },
+            |v| {
+                let fwd = if v == exit {
+                    &[][..]
+                } else {
+                    cfg.succs(block(v))
+                };
+                let to_exit = v != exit && is_exit[v as usize];
+                fwd.iter()
+                    .map(|s| s.index() as u32)
+                    .chain(to_exit.then_some(exit))
+            },
+        );
         let mut ipdom = SecondaryMap::with_default(None);
         let mut reaches_exit = SecondaryMap::new();
         for b in f.layout.blocks() {
-            let node = NodeIndex::new(b.index());
-            if let Some(d) = doms.immediate_dominator(node) {
+            if let Some(d) = idoms[b.index()] {
                 reaches_exit[b] = true;
                 if d != exit {
-                    ipdom[b] = Some(Block::new(d.index()));
+                    ipdom[b] = Some(block(d));
                 }
             }
         }

@@ -16,7 +16,7 @@
 //! address with `atom`), `"unordered": N` counts such instructions: the
 //! buffers are then one valid outcome of several.
 
-use crate::{param_layout, run, Launch, Machine};
+use crate::{param_layout, run, Launch, Limits, Machine};
 use ptx_ir::Module;
 use serde_json::{json, Map, Value as Json};
 
@@ -131,7 +131,7 @@ impl Elem {
 }
 
 /// Default step budget for a case: ten billion thread-instructions.
-pub const DEFAULT_FUEL: u64 = 10_000_000_000;
+pub const DEFAULT_FUEL: u64 = Limits::DEFAULT.steps;
 
 fn dims(v: Option<&Json>, what: &str) -> Result<[u32; 3], String> {
     let Some(v) = v else { return Ok([1, 1, 1]) };
@@ -222,8 +222,16 @@ pub struct Case {
 }
 
 impl Case {
-    /// Parses a case from its JSON text.
+    /// Parses a case from its JSON text, within the default memory limit.
     pub fn parse(text: &str) -> Result<Case, String> {
+        Case::parse_within(text, Limits::DEFAULT.memory)
+    }
+
+    /// Parses a case whose buffers may take at most `memory` bytes (the
+    /// evaluator's memory limit): larger `zeros` are refused before
+    /// anything is allocated.
+    pub fn parse_within(text: &str, memory: u64) -> Result<Case, String> {
+        let mut total = 0u64;
         let case: Json = serde_json::from_str(text).map_err(|e| format!("case: {e}"))?;
         let obj = case.as_object().ok_or("case: expected a JSON object")?;
         let entry = match obj.get("entry") {
@@ -259,8 +267,16 @@ impl Case {
                     (None, Some(z)) => {
                         let n = z
                             .as_u64()
-                            .filter(|&n| n <= 1 << 28)
                             .ok_or_else(|| format!("buffer '{name}': 'zeros' must be a count"))?;
+                        // Elements are held as u64 while the case is set up.
+                        total = total.saturating_add(n.saturating_mul(8));
+                        if total > memory {
+                            return Err(format!(
+                                "buffer '{name}': memory limit reached: the case's buffers \
+                                 take more than {memory} bytes (raise it with \
+                                 ptx-eval --max-memory=BYTES)"
+                            ));
+                        }
                         vec![0; n as usize]
                     }
                     _ => {
@@ -382,16 +398,34 @@ impl Case {
 
 /// Runs the case `case` (JSON text) on `module`; returns the result JSON.
 pub fn run_case(module: &Module, case: &str, fuel: u64) -> Result<Json, String> {
-    run_case_at(module, case, fuel, 0)
+    let limits = Limits {
+        steps: fuel,
+        ..Limits::DEFAULT
+    };
+    run_case_with(module, case, &limits, 0)
 }
 
 /// [`run_case`] with the buffers placed `skew` bytes further on in global
 /// memory: a kernel whose result changes with `skew` computes with the
 /// buffers' addresses, and no other machine can be expected to agree.
 pub fn run_case_at(module: &Module, case: &str, fuel: u64, skew: u64) -> Result<Json, String> {
-    let case = Case::parse(case)?;
+    let limits = Limits {
+        steps: fuel,
+        ..Limits::DEFAULT
+    };
+    run_case_with(module, case, &limits, skew)
+}
+
+/// [`run_case_at`] under the given limits.
+pub fn run_case_with(
+    module: &Module,
+    case: &str,
+    limits: &Limits,
+    skew: u64,
+) -> Result<Json, String> {
+    let case = Case::parse_within(case, limits.memory)?;
     let f = case.kernel(module)?;
-    let mut machine = Machine::new(fuel);
+    let mut machine = Machine::with_limits(*limits);
     if skew > 0 {
         machine.global.alloc(skew);
     }
@@ -400,9 +434,17 @@ pub fn run_case_at(module: &Module, case: &str, fuel: u64, skew: u64) -> Result<
         let addr = machine.global.alloc(b.byte_len());
         for (k, v) in b.data.iter().enumerate() {
             let size = b.elem.size();
-            machine
+            if machine
                 .global
-                .write(addr + k as u64 * size, size, *v as u128);
+                .write(addr + k as u64 * size, size, *v as u128)
+                .is_err()
+            {
+                return Err(format!(
+                    "buffer '{}': memory limit reached: the case's buffers take more \
+                     than {} bytes (raise it with ptx-eval --max-memory=BYTES)",
+                    b.name, limits.memory
+                ));
+            }
         }
         addrs.push(addr);
     }

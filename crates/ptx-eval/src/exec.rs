@@ -1,6 +1,6 @@
 //! The interpreter proper.
 
-use crate::memory::{read_flat, write_flat, Global, LOCAL_BASE, PARAM_BASE, SHARED_BASE};
+use crate::memory::{read_flat, write_flat, Fault, Global, LOCAL_BASE, PARAM_BASE, SHARED_BASE};
 use ptx_ir::entity::SecondaryMap;
 use ptx_ir::{
     Block, BoolOp, CmpOp, ControlFlowGraph, FuncKind, Function, Imm, ImmKind, Inst, Item, Mod,
@@ -38,6 +38,35 @@ pub struct Launch {
     pub block: [u32; 3],
 }
 
+/// The resource limits of a run. Each one, when reached, stops the run with
+/// an error that names it and the `ptx-eval` flag that raises it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Thread-instructions (`--max-steps`, also spelt `--fuel`).
+    pub steps: u64,
+    /// Bytes of memory the run may take (`--max-memory`): global memory
+    /// as written (4 KiB pages), plus the shared memory, local memory,
+    /// parameter frames and registers of the CTA in flight and its calls.
+    pub memory: u64,
+    /// CTAs in a grid (`--max-ctas`).
+    pub ctas: u64,
+}
+
+impl Limits {
+    /// The defaults: 10^10 steps, 2 GiB, 2^20 CTAs.
+    pub const DEFAULT: Limits = Limits {
+        steps: 10_000_000_000,
+        memory: 2 << 30,
+        ctas: 1 << 20,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
 /// Global memory and the step budget, kept across launches.
 pub struct Machine {
     /// Global memory.
@@ -54,19 +83,58 @@ pub struct Machine {
     /// back old values. The evaluator serves lanes in order; a GPU may
     /// not, so such a run's result is one of several valid ones.
     pub unordered: u64,
+    /// The limits the machine was made with (for the error messages).
+    pub limits: Limits,
 }
 
 impl Machine {
-    /// A machine with `fuel` thread-instructions of budget.
+    /// A machine with `fuel` thread-instructions of budget and the default
+    /// memory and grid limits.
     pub fn new(fuel: u64) -> Self {
+        Machine::with_limits(Limits {
+            steps: fuel,
+            ..Limits::DEFAULT
+        })
+    }
+
+    /// A machine with the given limits.
+    pub fn with_limits(limits: Limits) -> Self {
         Machine {
-            global: Global::new(),
+            global: Global::with_limit(limits.memory),
             symbols: FxHashMap::default(),
-            fuel,
-            fuel_start: fuel,
+            fuel: limits.steps,
+            fuel_start: limits.steps,
             unordered: 0,
+            limits,
         }
     }
+
+    /// The error for reaching the memory limit at `pos`.
+    fn memory_limit(&self, pos: u32, what: &str) -> EvalError {
+        EvalError::new(
+            pos,
+            format!(
+                "memory limit reached: {what} would take the run past {} bytes \
+                 (raise it with ptx-eval --max-memory=BYTES)",
+                self.limits.memory
+            ),
+        )
+    }
+
+    /// Takes `bytes` out of the memory budget for `what`, or fails.
+    fn reserve(&mut self, bytes: u64, pos: u32, what: &str) -> Result<(), EvalError> {
+        self.global
+            .reserve(bytes)
+            .map_err(|_| self.memory_limit(pos, what))
+    }
+}
+
+/// What a CTA holds besides global memory: its shared memory, and per
+/// warp 32 lanes of local memory and parameter frame plus the registers.
+fn frame_bytes(k: &Kernel, warps: u64) -> u64 {
+    let regs = k.f.dfg.values.len() as u64 * 32 * 8;
+    let lane = k.local_size.saturating_add(k.frame_size);
+    warps.saturating_mul(regs.saturating_add(lane.saturating_mul(32)))
 }
 
 /// What a run did.
@@ -90,14 +158,20 @@ fn decl_layout(text: &str) -> (u64, u64) {
             elem = (ty.bits() as u64).div_ceil(8).max(1);
         } else if let Some(n) = t.strip_prefix(".v") {
             // Vector variables: `.v2 .f32 x`.
-            count *= n.parse::<u64>().unwrap_or(1);
+            count = count.saturating_mul(n.parse::<u64>().unwrap_or(1));
         }
         for dim in t.split('[').skip(1) {
             let n = dim.trim_end_matches([']', ';', '=']).trim();
-            count *= n.parse::<u64>().unwrap_or(if n.is_empty() { 0 } else { 1 });
+            count =
+                count.saturating_mul(n.parse::<u64>().unwrap_or(if n.is_empty() { 0 } else { 1 }));
         }
     }
-    (elem * count, if align == 0 { elem } else { align })
+    // Sizes saturate: a declaration too big for memory is refused by the
+    // memory limit when something is placed in it, not by an overflow.
+    (
+        elem.saturating_mul(count),
+        if align == 0 { elem } else { align },
+    )
 }
 
 /// The name declared by a declaration text: the identifier after the types.
@@ -127,9 +201,10 @@ fn place<'a>(decls: impl Iterator<Item = &'a str>) -> (Vec<(&'a str, u64, u64)>,
     let mut out = Vec::new();
     for d in decls {
         let (size, align) = decl_layout(d);
-        off = off.div_ceil(align.max(1)) * align.max(1);
+        let align = align.clamp(1, 1 << 32);
+        off = off.div_ceil(align).saturating_mul(align);
         out.push((d, off, size));
-        off += size.max(1);
+        off = off.saturating_add(size.max(1));
     }
     (out, off)
 }
@@ -228,7 +303,7 @@ fn conflicting(seen: &mut [(u64, u128)]) -> bool {
 }
 
 /// Allocates module variables in global memory, with their initializers.
-fn place_module_vars(module: &Module, m: &mut Machine) {
+fn place_module_vars(module: &Module, m: &mut Machine) -> Result<(), EvalError> {
     for item in &module.items {
         let Item::Var(v) = item else { continue };
         let t = &*v.text;
@@ -254,12 +329,15 @@ fn place_module_vars(module: &Module, m: &mut Machine) {
                 .map(|s| init_value(s, ty, &m.symbols).unwrap_or(0))
                 .collect();
             for (k, val) in vals.iter().enumerate() {
-                let _ = m
-                    .global
-                    .write(addr + k as u64 * ty_bytes, ty_bytes, *val as u128);
+                let at = addr.saturating_add(k as u64 * ty_bytes);
+                if m.global.write(at, ty_bytes, *val as u128) == Err(Fault::MemoryLimit) {
+                    let what = format!("the initializer of '{}'", v.name);
+                    return Err(m.memory_limit(u32::MAX, &what));
+                }
             }
         }
     }
+    Ok(())
 }
 
 struct Kernel<'m> {
@@ -412,7 +490,7 @@ pub fn run(
         .functions()
         .find(|f| &*f.name == entry && f.has_body)
         .ok_or_else(|| EvalError::new(u32::MAX, format!("no kernel named '{entry}'")))?;
-    place_module_vars(module, m);
+    place_module_vars(module, m)?;
     let k = kernel(module, f);
     let funcs = Funcs {
         module,
@@ -425,8 +503,27 @@ pub fn run(
             "invalid launch: 1 to 1024 threads per CTA and a non-empty grid",
         ));
     }
+    let ctas = launch.grid.iter().map(|&x| x as u64).product::<u64>();
+    if ctas > m.limits.ctas {
+        return Err(EvalError::new(
+            u32::MAX,
+            format!(
+                "grid limit reached: the launch has {ctas} CTAs, more than {} \
+                 (raise it with ptx-eval --max-ctas=N)",
+                m.limits.ctas
+            ),
+        ));
+    }
+    // Everything a CTA holds is paid for before it is allocated.
+    let held = frame_bytes(&k, threads.div_ceil(32)).saturating_add(k.shared_size);
+    m.reserve(
+        held,
+        u32::MAX,
+        "the shared memory, local memory and registers of a CTA",
+    )?;
     let mut stats = Stats::default();
-    for z in 0..launch.grid[2] {
+    let mut ran = Ok(());
+    'grid: for z in 0..launch.grid[2] {
         for y in 0..launch.grid[1] {
             for x in 0..launch.grid[0] {
                 let mut cta = Cta {
@@ -436,11 +533,15 @@ pub fn run(
                     param: params,
                     funcs: &funcs,
                 };
-                run_cta(&k, &mut cta, m, &mut stats)?;
+                ran = run_cta(&k, &mut cta, m, &mut stats);
+                if ran.is_err() {
+                    break 'grid;
+                }
             }
         }
     }
-    Ok(stats)
+    m.global.release(held);
+    ran.map(|_| stats)
 }
 
 fn run_cta(k: &Kernel, cta: &mut Cta, m: &mut Machine, stats: &mut Stats) -> Result<(), EvalError> {
@@ -616,7 +717,11 @@ fn run_warp(
             if m.fuel < steps {
                 return Err(EvalError::new(
                     f.inst(i).pos,
-                    "out of fuel (raise the step limit)",
+                    format!(
+                        "step limit reached: {} thread-instructions \
+                         (raise it with ptx-eval --max-steps=N)",
+                        m.fuel_start
+                    ),
                 ));
             }
             m.fuel -= steps;
@@ -737,6 +842,8 @@ fn call(
         .layout
         .entry_block()
         .ok_or_else(|| EvalError::new(pos, format!("'{name}' has no body")))?;
+    let held = frame_bytes(callee, 1);
+    m.reserve(held, pos, &format!("the frame of a call to '{name}'"))?;
     let mut cw = Warp {
         id: w.id,
         exited: !lanes,
@@ -783,7 +890,9 @@ fn call(
             }
         }
     }
-    run_warp(callee, cta, &mut cw, m, stats)?;
+    let ran = run_warp(callee, cta, &mut cw, m, stats);
+    m.global.release(held);
+    ran?;
     let back = lanes & !cw.killed;
     for (r, formal) in rets.iter().zip(&formal_rets) {
         let (from, size) = slot(callee, &formal.name)?;
@@ -1077,7 +1186,11 @@ fn mem_access(
     };
     match (space, store) {
         (Space::Global | Space::Const, None) => m.global.read(off, len).ok_or_else(oob),
-        (Space::Global, Some(v)) => m.global.write(off, len, v).map(|_| 0).ok_or_else(oob),
+        (Space::Global, Some(v)) => match m.global.write(off, len, v) {
+            Ok(()) => Ok(0),
+            Err(Fault::OutOfRange) => Err(oob()),
+            Err(Fault::MemoryLimit) => Err(m.memory_limit(pos, "a store to global memory")),
+        },
         (Space::Shared, None) => read_flat(&cta.shared, off, len).ok_or_else(oob),
         (Space::Shared, Some(v)) => write_flat(&mut cta.shared, off, len, v)
             .map(|_| 0)

@@ -28,4 +28,6 @@ pub mod gen;
 pub mod memory;
 pub mod rng;
 
-pub use exec::{dynamic_shared_bytes, param_layout, run, EvalError, Launch, Machine, Stats};
+pub use exec::{
+    dynamic_shared_bytes, param_layout, run, EvalError, Launch, Limits, Machine, Stats,
+};

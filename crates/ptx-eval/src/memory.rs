@@ -30,6 +30,18 @@ pub struct Global {
     pub hash_seed: Option<u64>,
     /// When present, every store is appended as `(address, size, value)`.
     pub trace: Option<Vec<(u64, u64, u128)>>,
+    /// Bytes that pages may still take: the memory limit less what the
+    /// CTA in flight holds (see [`Global::reserve`]).
+    budget: u64,
+}
+
+/// Why a global access failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Outside every allocation.
+    OutOfRange,
+    /// A new page would pass the memory limit.
+    MemoryLimit,
 }
 
 /// The byte an unwritten address holds under `seed` (SplitMix64 finaliser).
@@ -40,10 +52,34 @@ pub fn hashed_byte(seed: u64, addr: u64) -> u8 {
 impl Global {
     /// Empty memory; allocations start at 0x1000_0000.
     pub fn new() -> Self {
+        Global::with_limit(u64::MAX)
+    }
+
+    /// Empty memory whose pages and reservations together may take at
+    /// most `limit` bytes.
+    pub fn with_limit(limit: u64) -> Self {
         Global {
             next: 0x1000_0000,
+            budget: limit,
             ..Default::default()
         }
+    }
+
+    /// Bytes held by written pages.
+    pub fn resident(&self) -> u64 {
+        self.pages.len() as u64 * PAGE
+    }
+
+    /// Takes `bytes` out of the budget (a CTA's shared memory, a warp's
+    /// registers), or fails, taking nothing, when it has not that much.
+    pub fn reserve(&mut self, bytes: u64) -> Result<(), Fault> {
+        self.budget = self.budget.checked_sub(bytes).ok_or(Fault::MemoryLimit)?;
+        Ok(())
+    }
+
+    /// Gives back what [`Global::reserve`] took.
+    pub fn release(&mut self, bytes: u64) {
+        self.budget = self.budget.saturating_add(bytes);
     }
 
     /// Reserves `size` bytes aligned to 256 and returns the address. At
@@ -51,10 +87,15 @@ impl Global {
     /// past one buffer (or just before the next) is an error rather than a
     /// read of its neighbour (the GPU cross-check found a kernel reading
     /// `p[-1]` that the evaluator took for the previous buffer's last word).
+    ///
+    /// Allocation reserves addresses only: memory is taken page by page on
+    /// first write. A size that does not fit the 64-bit address space
+    /// gets what is left of it.
     pub fn alloc(&mut self, size: u64) -> u64 {
         let at = self.next;
-        self.ranges.push((at, at + size.max(1)));
-        self.next = (at + size.max(1) + 256 + 255) & !255;
+        let end = at.saturating_add(size.max(1));
+        self.ranges.push((at, end));
+        self.next = end.saturating_add(256 + 255) & !255;
         at
     }
 
@@ -85,9 +126,15 @@ impl Global {
     }
 
     /// Writes the low `len` bytes of `v`.
-    pub fn write(&mut self, addr: u64, len: u64, v: u128) -> Option<()> {
+    pub fn write(&mut self, addr: u64, len: u64, v: u128) -> Result<(), Fault> {
         if !self.check(addr, len) {
-            return None;
+            return Err(Fault::OutOfRange);
+        }
+        // A page is paid for before it appears (an access spans two at most).
+        for page in addr / PAGE..=(addr + len.max(1) - 1) / PAGE {
+            if !self.pages.contains_key(&page) {
+                self.budget = self.budget.checked_sub(PAGE).ok_or(Fault::MemoryLimit)?;
+            }
         }
         if let Some(t) = &mut self.trace {
             let v = if len >= 16 {
@@ -114,7 +161,7 @@ impl Global {
             });
             page[(a % PAGE) as usize] = (v >> (8 * k)) as u8;
         }
-        Some(())
+        Ok(())
     }
 }
 

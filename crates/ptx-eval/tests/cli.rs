@@ -78,12 +78,17 @@ fn running_out_of_fuel_is_an_error_not_a_hang() {
         .arg(&ptx)
         .arg("--case")
         .arg(&case)
-        .args(["--fuel", "100000"])
+        .args(["--max-steps", "100000"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("out of fuel"), "{err}");
+    assert!(
+        err.contains(
+            "step limit reached: 100000 thread-instructions (raise it with ptx-eval --max-steps=N)"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

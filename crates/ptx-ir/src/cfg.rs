@@ -1,14 +1,13 @@
 //! Control-flow graph and dominator tree of a function.
 //!
-//! Successors come from terminator targets. Dominators are computed with
-//! petgraph's Cooper–Harvey–Kennedy implementation over a graph whose node
-//! indices are block numbers.
+//! Successors come from terminator targets. Immediate dominators come from
+//! [`crate::dominators`] (Lengauer–Tarjan; near-linear on any CFG shape),
+//! and a pre/post numbering of the dominator tree answers `dominates` in
+//! constant time.
 
 use crate::entity::{EntityRef, SecondaryMap};
 use crate::function::Function;
 use crate::Block;
-use petgraph::algo::dominators::{simple_fast, Dominators};
-use petgraph::graph::{DiGraph, NodeIndex};
 use smallvec::SmallVec;
 
 /// Successor and predecessor lists.
@@ -48,13 +47,17 @@ impl ControlFlowGraph {
 
 /// Dominator tree of the blocks reachable from the entry.
 ///
-/// petgraph computes the immediate dominators; they are then kept in a
-/// dense table indexed by block, so queries cost an array read.
+/// Immediate dominators are kept in a dense table indexed by block, so
+/// queries cost an array read.
 pub struct DominatorTree {
     idom: SecondaryMap<Block, Option<Block>>,
     /// Reverse post-order of reachable blocks.
     rpo: Vec<Block>,
     rpo_num: SecondaryMap<Block, u32>,
+    /// Entry and exit times of a depth-first walk of the dominator tree:
+    /// `a` dominates `b` exactly when `a`'s interval holds `b`'s.
+    tree_in: SecondaryMap<Block, u32>,
+    tree_out: SecondaryMap<Block, u32>,
 }
 
 impl DominatorTree {
@@ -65,8 +68,16 @@ impl DominatorTree {
         let mut rpo = Vec::new();
         let mut rpo_num = SecondaryMap::with_default(u32::MAX);
         let mut idom = SecondaryMap::with_default(None);
+        let mut tree_in = SecondaryMap::with_default(u32::MAX);
+        let mut tree_out = SecondaryMap::with_default(0);
         let Some(e) = entry else {
-            return DominatorTree { idom, rpo, rpo_num };
+            return DominatorTree {
+                idom,
+                rpo,
+                rpo_num,
+                tree_in,
+                tree_out,
+            };
         };
         let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
         let mut post = Vec::new();
@@ -91,25 +102,52 @@ impl DominatorTree {
             rpo_num[b] = k as u32;
         }
         rpo = post;
-        if rpo.len() > 1 {
-            let n = func.dfg.blocks.len();
-            let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 2);
-            for _ in 0..n {
-                g.add_node(());
-            }
-            for &b in &rpo {
-                for &s in cfg.succs(b) {
-                    g.add_edge(NodeIndex::new(b.index()), NodeIndex::new(s.index()), ());
-                }
-            }
-            let doms: Dominators<NodeIndex> = simple_fast(&g, NodeIndex::new(e.index()));
-            for &b in &rpo[1..] {
-                idom[b] = doms
-                    .immediate_dominator(NodeIndex::new(b.index()))
-                    .map(|d| Block::new(d.index()));
+        let n = func.dfg.blocks.len();
+        let idoms = crate::dominators::immediate_dominators(
+            n,
+            e.index(),
+            |b| {
+                cfg.succs(Block::new(b as usize))
+                    .iter()
+                    .map(|s| s.index() as u32)
+            },
+            |b| {
+                cfg.preds(Block::new(b as usize))
+                    .iter()
+                    .map(|p| p.index() as u32)
+            },
+        );
+        let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
+        for &b in &rpo[1..] {
+            let d = idoms[b.index()].map(|d| Block::new(d as usize));
+            idom[b] = d;
+            if let Some(d) = d {
+                children[d].push(b);
             }
         }
-        DominatorTree { idom, rpo, rpo_num }
+        // Number the dominator tree without recursion (it can be as deep
+        // as the function is long).
+        let mut clock = 0u32;
+        let mut stack: Vec<(Block, usize)> = vec![(e, 0)];
+        tree_in[e] = 0;
+        while let Some(&mut (b, ref mut i)) = stack.last_mut() {
+            if let Some(&c) = children[b].get(*i) {
+                *i += 1;
+                clock += 1;
+                tree_in[c] = clock;
+                stack.push((c, 0));
+            } else {
+                tree_out[b] = clock;
+                stack.pop();
+            }
+        }
+        DominatorTree {
+            idom,
+            rpo,
+            rpo_num,
+            tree_in,
+            tree_out,
+        }
     }
 
     /// Whether `b` is reachable from the entry.
@@ -136,14 +174,6 @@ impl DominatorTree {
         if !self.is_reachable(a) || !self.is_reachable(b) {
             return false;
         }
-        let mut x = b;
-        // Walk up the tree; idoms have smaller RPO numbers.
-        while self.rpo_num[x] > self.rpo_num[a] {
-            match self.idom(x) {
-                Some(d) => x = d,
-                None => return false,
-            }
-        }
-        x == a
+        self.tree_in[a] <= self.tree_in[b] && self.tree_out[b] <= self.tree_out[a]
     }
 }

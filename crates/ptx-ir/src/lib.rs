@@ -16,6 +16,7 @@ pub mod bitset;
 pub mod builder;
 pub mod cfg;
 pub mod dfg;
+pub mod dominators;
 pub mod entity;
 pub mod function;
 pub mod layout;

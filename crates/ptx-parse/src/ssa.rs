@@ -151,9 +151,14 @@ fn dominance_frontiers(
             }
             let mut r = p;
             while r != idom {
-                if !df[r].contains(&b) {
-                    df[r].push(b);
+                // Blocks are taken one at a time, so `b` is last in the
+                // frontier of every block an earlier predecessor's walk
+                // reached; the rest of this walk was done then. Stopping
+                // keeps a block with many predecessors linear.
+                if df[r].last() == Some(&b) {
+                    break;
                 }
+                df[r].push(b);
                 match dt.idom(r) {
                     Some(x) => r = x,
                     None => break,

@@ -1,9 +1,27 @@
-//! `ptx-eval FILE.ptx --case CASE.json [--fuel N]`: runs a kernel on the
+//! `ptx-eval FILE.ptx --case CASE.json [limits]`: runs a kernel on the
 //! case's buffers and prints the result JSON (see `ptx_eval::case`).
 
+use ptx_eval::Limits;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: ptx-eval FILE.ptx --case CASE.json [--fuel N]";
+const USAGE: &str =
+    "usage: ptx-eval FILE.ptx --case CASE.json [--max-steps=N] [--max-memory=BYTES] [--max-ctas=N]
+
+  --max-steps=N       stop after N thread-instructions (default 10000000000; also --fuel)
+  --max-memory=BYTES  global memory written plus what the CTA in flight holds
+                      (default 2G; suffixes K, M, G)
+  --max-ctas=N        CTAs in the grid (default 1048576)";
+
+/// `N`, `NK`, `NM` or `NG` (powers of 1024).
+fn bytes(v: &str) -> Option<u64> {
+    let (num, shift) = match v.as_bytes().last()? {
+        b'K' | b'k' => (&v[..v.len() - 1], 10),
+        b'M' | b'm' => (&v[..v.len() - 1], 20),
+        b'G' | b'g' => (&v[..v.len() - 1], 30),
+        _ => (v, 0),
+    };
+    num.parse::<u64>().ok()?.checked_mul(1 << shift)
+}
 
 fn main() -> ExitCode {
     match real_main() {
@@ -22,7 +40,7 @@ fn main() -> ExitCode {
 fn real_main() -> Result<(), String> {
     let mut file = None;
     let mut case = None;
-    let mut fuel = ptx_eval::case::DEFAULT_FUEL;
+    let mut limits = Limits::DEFAULT;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -37,10 +55,19 @@ fn real_main() -> Result<(), String> {
         };
         match flag.as_str() {
             "--case" | "-case" => case = Some(value("--case")?),
-            "--fuel" | "-fuel" => {
-                fuel = value("--fuel")?
+            "--max-steps" | "-max-steps" | "--fuel" | "-fuel" => {
+                limits.steps = value(&flag)?
                     .parse()
-                    .map_err(|_| "--fuel takes a step count".to_string())?
+                    .map_err(|_| format!("{flag} takes a step count"))?
+            }
+            "--max-memory" | "-max-memory" => {
+                limits.memory = bytes(&value(&flag)?)
+                    .ok_or_else(|| format!("{flag} takes a byte count (K, M, G suffixes)"))?
+            }
+            "--max-ctas" | "-max-ctas" => {
+                limits.ctas = value(&flag)?
+                    .parse()
+                    .map_err(|_| format!("{flag} takes a CTA count"))?
             }
             "-h" | "--help" | "-help" => {
                 println!("{USAGE}");
@@ -60,8 +87,8 @@ fn real_main() -> Result<(), String> {
     let module =
         ptx_parse::parse_bytes(&src).map_err(|d| d.render(&file, &src).trim_end().to_string())?;
     let case_text = std::fs::read_to_string(&case).map_err(|e| format!("{case}: {e}"))?;
-    let out =
-        ptx_eval::case::run_case(&module, &case_text, fuel).map_err(|e| locate(&e, &file, &src))?;
+    let out = ptx_eval::case::run_case_with(&module, &case_text, &limits, 0)
+        .map_err(|e| locate(&e, &file, &src))?;
     println!("{out}");
     Ok(())
 }
