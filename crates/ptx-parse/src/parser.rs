@@ -437,6 +437,14 @@ impl<'s> Parser<'s> {
                 }
                 Some(b'{') => depth += 1,
                 Some(b'}') => depth -= 1,
+                Some(&b) if b >= 0x80 => {
+                    // Copy a whole UTF-8 character (the fuzzer found each
+                    // byte of one copied as a character of its own).
+                    let ch = src[i..].chars().next().expect("i is a char boundary");
+                    text.push(ch);
+                    i += ch.len_utf8();
+                    continue;
+                }
                 Some(_) => {}
             }
             if depth > 0 {
@@ -677,6 +685,10 @@ struct FnBuilder<'s> {
     /// not yet).
     range_vars: Vec<Vec<u32>>,
     scopes: Vec<Scope<'s>>,
+    /// Indices in `scopes` of the open scopes that declare something, in
+    /// order: lookups visit only these, so a use under 50,000 empty nested
+    /// scopes costs what it costs at the top.
+    declaring: Vec<u32>,
     scope_parent: Vec<u32>,
     labels: FxHashMap<(u32, &'s str), Block>,
     pending: Vec<PendingTarget<'s>>,
@@ -704,6 +716,7 @@ impl<'s> FnBuilder<'s> {
             ranges: Vec::new(),
             range_vars: Vec::new(),
             scopes: vec![Scope::default()],
+            declaring: vec![0],
             scope_parent: vec![u32::MAX],
             labels: FxHashMap::default(),
             pending: Vec::new(),
@@ -721,6 +734,26 @@ impl<'s> FnBuilder<'s> {
         self.scopes.last().map_or(0, |s| s.id)
     }
 
+    /// The innermost scope, to declare something in.
+    fn top_scope(&mut self) -> &mut Scope<'s> {
+        let top = self.scopes.len() as u32 - 1;
+        if self.declaring.last() != Some(&top) {
+            self.declaring.push(top);
+        }
+        self.scopes
+            .last_mut()
+            .expect("the function scope is never popped")
+    }
+
+    /// Closes the innermost scope.
+    fn pop_scope(&mut self) {
+        let top = self.scopes.len() as u32 - 1;
+        if self.declaring.last() == Some(&top) {
+            self.declaring.pop();
+        }
+        self.scopes.pop();
+    }
+
     /// Resolves a register name through the scope chain.
     fn lookup_reg(&mut self, name: &str) -> Option<RegDecl> {
         // Split `%r12` into `%r` and 12 for range declarations.
@@ -735,8 +768,8 @@ impl<'s> FnBuilder<'s> {
         }
         let has_idx = k < bytes.len() && idx <= u32::MAX as u64;
         let split = &name[..k];
-        for d in (0..self.scopes.len()).rev() {
-            let s = &self.scopes[d];
+        for k in (0..self.declaring.len()).rev() {
+            let s = &self.scopes[self.declaring[k] as usize];
             if has_idx {
                 // Few prefixes per scope: a linear scan beats hashing.
                 let hit = s.ranges.iter().find(|(p, _, _)| *p == split);
@@ -781,10 +814,10 @@ impl<'s> FnBuilder<'s> {
     }
 
     fn lookup_sym(&self, name: &str) -> Option<Sym> {
-        self.scopes
+        self.declaring
             .iter()
             .rev()
-            .find_map(|s| s.syms.get(name).copied())
+            .find_map(|&d| self.scopes[d as usize].syms.get(name).copied())
     }
 
     fn unique_name(&mut self, name: &str) -> String {
@@ -849,7 +882,7 @@ impl<'s> Parser<'s> {
                     if b.scopes.len() == 1 {
                         break;
                     }
-                    b.scopes.pop();
+                    b.pop_scope();
                 }
                 Tok::Punct if t.is(b'{') => {
                     self.bump()?;
@@ -992,13 +1025,7 @@ impl<'s> Parser<'s> {
         let unique = b.unique_name(name.text);
         let sym = b.func.ops.sym(&unique);
         let scope = b.scope_id();
-        if b.scopes
-            .last_mut()
-            .unwrap()
-            .syms
-            .insert(name.text, sym)
-            .is_some()
-        {
+        if b.top_scope().syms.insert(name.text, sym).is_some() {
             return self.err(name, format!("duplicate declaration of '{}'", name.text));
         }
         if kind.text == ".branchtargets" {
@@ -1044,13 +1071,7 @@ impl<'s> Parser<'s> {
                 let name = toks[k];
                 let unique = b.unique_name(name.text);
                 let sym = b.func.ops.sym(&unique);
-                if b.scopes
-                    .last_mut()
-                    .unwrap()
-                    .syms
-                    .insert(name.text, sym)
-                    .is_some()
-                {
+                if b.top_scope().syms.insert(name.text, sym).is_some() {
                     return self.err(name, format!("duplicate declaration of '{}'", name.text));
                 }
                 let mut text = join_tokens(&toks[..k]);
@@ -1138,7 +1159,6 @@ impl<'s> Parser<'s> {
             if self.duplicate_reg(b, name.text, count) {
                 return self.err(name, format!("duplicate register '{}'", name.text));
             }
-            let scope = b.scopes.last_mut().unwrap();
             match (vector, count) {
                 (Some(v), _) => {
                     // Vector registers stay out of SSA, under a name the
@@ -1148,14 +1168,13 @@ impl<'s> Parser<'s> {
                         Some(c) => format!(".reg {} .{} {printed}<{c}>", v.text, ty.name()),
                         None => format!(".reg {} .{} {printed}", v.text, ty.name()),
                     };
-                    let scope = b.scopes.last_mut().unwrap();
                     match count {
                         Some(c) => {
-                            scope.pinned_ranges.insert(name.text, (printed, c));
+                            b.top_scope().pinned_ranges.insert(name.text, (printed, c));
                         }
                         None => {
                             let sym = b.func.ops.sym(&printed);
-                            scope.regs.insert(name.text, RegDecl::Pinned(sym));
+                            b.top_scope().regs.insert(name.text, RegDecl::Pinned(sym));
                         }
                     }
                     b.func.decls.push(text.into());
@@ -1164,16 +1183,12 @@ impl<'s> Parser<'s> {
                     let id = b.ranges.len() as u32;
                     b.ranges.push(ty);
                     b.range_vars.push(Vec::new());
-                    scope.ranges.push((name.text, id, c));
+                    b.top_scope().ranges.push((name.text, id, c));
                 }
                 (None, None) => {
                     b.vars.push(Var { ty });
                     let v = (b.vars.len() - 1) as u32;
-                    b.scopes
-                        .last_mut()
-                        .unwrap()
-                        .regs
-                        .insert(name.text, RegDecl::Var(v));
+                    b.top_scope().regs.insert(name.text, RegDecl::Var(v));
                 }
             }
             let sep = self.bump()?;

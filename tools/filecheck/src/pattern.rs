@@ -213,7 +213,9 @@ fn find_close(s: &str) -> Option<usize> {
     let mut depth = 0usize;
     let mut k = 0;
     while k < b.len() {
-        if depth == 0 && s[k..].starts_with("]]") {
+        // Bytes, not str slices: an escape can skip into the middle of a
+        // multi-byte character (a fuzzer found the panic).
+        if depth == 0 && b[k..].starts_with(b"]]") {
             return Some(k);
         }
         match b[k] {

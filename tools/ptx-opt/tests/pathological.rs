@@ -1,0 +1,132 @@
+//! Pathological inputs at the sizes issue #11 names, through the real
+//! binary: each must succeed (no stack overflow, no blow-up) and print
+//! every instruction back. Their time and memory, from 1k to 1M, are in
+//! `cargo bench -p ptx-opt --bench pathological` and docs/performance.md.
+
+mod shapes;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `ptx-opt ARGS -` on `src`; returns stdout, failing on any error.
+fn ptx_opt(args: &[&str], src: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptx-opt"))
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = src.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        out.status.success(),
+        "ptx-opt {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn count(text: &str, needle: &str) -> usize {
+    text.matches(needle).count()
+}
+
+#[test]
+fn scopes_nested_fifty_thousand_deep() {
+    let out = ptx_opt(&[], &shapes::nested(50_000));
+    assert_eq!(count(&out, "add.s32"), 50_000);
+}
+
+#[test]
+fn a_one_megabyte_line() {
+    let src = shapes::one_line(48_000);
+    let longest = src.lines().map(str::len).max().unwrap();
+    assert!(longest >= 1 << 20, "longest line {longest} bytes");
+    let out = ptx_opt(&[], &src);
+    assert_eq!(count(&out, "add.s32"), 48_000);
+}
+
+#[test]
+fn a_million_instructions_in_one_block() {
+    let out = ptx_opt(&[], &shapes::straight(1_000_000));
+    assert_eq!(count(&out, "add.s32"), 500_000);
+    assert_eq!(count(&out, "xor.b32"), 500_000);
+}
+
+#[test]
+fn a_hundred_thousand_blocks_and_labels() {
+    let src = shapes::labels(100_000);
+    let out = ptx_opt(&[], &src);
+    assert_eq!(count(&out, "add.s32"), 100_000);
+    // -O2 merges the fall-through chain into one block and drops the
+    // additions of 0.
+    let o2 = ptx_opt(&["-O2"], &src);
+    assert_eq!(count(&o2, "$L"), 0);
+    let zeros = (0..100_000).filter(|i| i % 97 == 0).count();
+    assert_eq!(count(&o2, "add.s32"), 100_000 - zeros);
+}
+
+#[test]
+fn a_hundred_thousand_case_branch_chain() {
+    let src = shapes::branch_chain(100_000);
+    let out = ptx_opt(&[], &src);
+    assert_eq!(count(&out, "setp.eq.s32"), 100_000);
+    let o2 = ptx_opt(&["-O2"], &src);
+    assert_eq!(count(&o2, "setp.eq.s32"), 100_000);
+}
+
+#[test]
+fn fifty_thousand_registers_in_one_declaration() {
+    let out = ptx_opt(&[], &shapes::registers(50_000));
+    assert_eq!(count(&out, "add.s32"), 49_998);
+}
+
+#[test]
+fn a_hundred_megabyte_file() {
+    let src = shapes::big_file(100 << 20);
+    let kernels = count(&src, ".entry");
+    let out = ptx_opt(&[], &src);
+    assert_eq!(count(&out, ".entry"), kernels);
+    assert_eq!(count(&out, "st.global.u32"), kernels);
+}
+
+#[test]
+fn an_interrupted_run_never_leaves_half_a_file() {
+    // Killed at several moments of a long -O2 run (parsing, passes,
+    // printing, writing): `-o` holds the old text or the whole new one.
+    let dir = std::env::temp_dir().join(format!("ptx-opt-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.ptx");
+    let output = dir.join("out.ptx");
+    std::fs::write(&input, shapes::straight(400_000)).unwrap();
+    let full = ptx_opt(&["-O2"], &std::fs::read_to_string(&input).unwrap());
+    let (mut old, mut new) = (0, 0);
+    for delay_ms in [0, 50, 150, 300, 600, 1000, 1500, 2500] {
+        std::fs::write(&output, "old contents\n").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ptx-opt"))
+            .arg("-O2")
+            .arg(&input)
+            .arg("-o")
+            .arg(&output)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = std::fs::read_to_string(&output).unwrap();
+        if now == "old contents\n" {
+            old += 1;
+        } else {
+            assert!(now == full, "killed after {delay_ms} ms: a partial output");
+            new += 1;
+        }
+    }
+    // At least the early kills must have hit the run before its write.
+    assert!(old > 0, "no kill landed before the output was written");
+    let _ = (new, std::fs::remove_dir_all(&dir));
+}
