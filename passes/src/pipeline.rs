@@ -80,7 +80,7 @@ pub fn level(n: u8) -> &'static [&'static str] {
 pub fn parse(text: &str) -> Result<Vec<Element>, String> {
     let b = text.as_bytes();
     let mut k = 0;
-    let out = parse_list(text, b, &mut k)?;
+    let out = parse_list(text, b, &mut k, 0)?;
     if k != b.len() {
         return Err(format!(
             "invalid pipeline '{text}': unexpected '{}' at offset {k}",
@@ -90,7 +90,15 @@ pub fn parse(text: &str) -> Result<Vec<Element>, String> {
     Ok(out)
 }
 
-fn parse_list(text: &str, b: &[u8], k: &mut usize) -> Result<Vec<Element>, String> {
+/// Deepest `adaptor(...)` nesting accepted: the parser recurses per level.
+const MAX_NESTING: usize = 64;
+
+fn parse_list(text: &str, b: &[u8], k: &mut usize, depth: usize) -> Result<Vec<Element>, String> {
+    if depth > MAX_NESTING {
+        return Err(format!(
+            "invalid pipeline '{text}': nested deeper than {MAX_NESTING} at offset {k}"
+        ));
+    }
     let mut out = Vec::new();
     loop {
         let start = *k;
@@ -117,7 +125,7 @@ fn parse_list(text: &str, b: &[u8], k: &mut usize) -> Result<Vec<Element>, Strin
         }
         if *k < b.len() && b[*k] == b'(' {
             *k += 1;
-            let inner = parse_list(text, b, k)?;
+            let inner = parse_list(text, b, k, depth + 1)?;
             if *k >= b.len() || b[*k] != b')' {
                 return Err(format!("invalid pipeline '{text}': missing ')'"));
             }
@@ -260,5 +268,13 @@ mod tests {
         assert!(parse("function(dce").is_err());
         assert!(resolve(&parse("dce<fast>").unwrap()).is_err());
         assert!(resolve(&parse("default<O7>").unwrap()).is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let ok = format!("{}dce{}", "function(".repeat(64), ")".repeat(64));
+        assert_eq!(resolve(&parse(&ok).unwrap()).unwrap().len(), 1);
+        let deep = format!("{}dce{}", "module(".repeat(100_000), ")".repeat(100_000));
+        assert!(parse(&deep).unwrap_err().contains("nested deeper than 64"));
     }
 }

@@ -42,6 +42,21 @@ fn scopes_nested_fifty_thousand_deep() {
 }
 
 #[test]
+fn branches_out_of_fifty_thousand_nested_scopes() {
+    // Each scope branches to a label of the function's scope: resolving
+    // it must not walk the 50,000 scopes in between each time.
+    let n = 50_000;
+    let src = format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 a)\n{{\n\
+         .reg .b32 %r<2>;\n.reg .pred %p<2>;\nld.param.u32 %r1, [a];\n$TOP:\n{}{}ret;\n}}\n",
+        "{\nadd.s32 %r1, %r1, 1;\nsetp.eq.s32 %p1, %r1, 0;\n@%p1 bra $TOP;\n".repeat(n),
+        "}\n".repeat(n)
+    );
+    let out = ptx_opt(&[], &src);
+    assert_eq!(count(&out, "bra "), n);
+}
+
+#[test]
 fn a_one_megabyte_line() {
     let src = shapes::one_line(48_000);
     let longest = src.lines().map(str::len).max().unwrap();
