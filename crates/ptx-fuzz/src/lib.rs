@@ -15,8 +15,11 @@ use ptx_opt::{process_sequential, process_with, Config};
 use ptx_passes::manager::Instrumentation;
 use ptx_passes::registry::PASSES;
 
+/// A target's body: any bytes in, a panic on a finding.
+pub type Body = fn(&[u8]);
+
 /// The fuzz targets, by name: (name, body).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Body)] = &[
     ("parse", parse),
     ("roundtrip", roundtrip),
     ("pipeline", pipeline),
