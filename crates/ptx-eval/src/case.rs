@@ -152,6 +152,14 @@ fn dims(v: Option<&Json>, what: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
+/// The error for case buffers that pass the memory limit.
+fn buffers_over(name: &str, memory: u64) -> String {
+    format!(
+        "buffer '{name}': memory limit reached: the case's buffers take more than \
+         {memory} bytes (raise it with ptx-eval --max-memory=BYTES)"
+    )
+}
+
 /// One buffer of a case: its name, element type and initial elements (bit
 /// patterns, truncated to the element's width).
 #[derive(Clone, Debug, PartialEq)]
@@ -271,11 +279,7 @@ impl Case {
                         // Elements are held as u64 while the case is set up.
                         total = total.saturating_add(n.saturating_mul(8));
                         if total > memory {
-                            return Err(format!(
-                                "buffer '{name}': memory limit reached: the case's buffers \
-                                 take more than {memory} bytes (raise it with \
-                                 ptx-eval --max-memory=BYTES)"
-                            ));
+                            return Err(buffers_over(name, memory));
                         }
                         vec![0; n as usize]
                     }
@@ -439,11 +443,7 @@ pub fn run_case_with(
                 .write(addr + k as u64 * size, size, *v as u128)
                 .is_err()
             {
-                return Err(format!(
-                    "buffer '{}': memory limit reached: the case's buffers take more \
-                     than {} bytes (raise it with ptx-eval --max-memory=BYTES)",
-                    b.name, limits.memory
-                ));
+                return Err(buffers_over(&b.name, limits.memory));
             }
         }
         addrs.push(addr);

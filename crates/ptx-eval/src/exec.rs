@@ -132,7 +132,7 @@ impl Machine {
 /// What a CTA holds besides global memory: its shared memory, and per
 /// warp 32 lanes of local memory and parameter frame plus the registers.
 fn frame_bytes(k: &Kernel, warps: u64) -> u64 {
-    let regs = k.f.dfg.values.len() as u64 * 32 * 8;
+    let regs = k.f.dfg.values.len() as u64 * std::mem::size_of::<[u64; 32]>() as u64;
     let lane = k.local_size.saturating_add(k.frame_size);
     warps.saturating_mul(regs.saturating_add(lane.saturating_mul(32)))
 }

@@ -8,6 +8,7 @@
 //!   generic address space so `cvta` and generic loads work.
 
 use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
 
 /// Base of the shared window in the generic address space.
 pub const SHARED_BASE: u64 = 0x7e00_0000_0000_0000;
@@ -130,11 +131,26 @@ impl Global {
         if !self.check(addr, len) {
             return Err(Fault::OutOfRange);
         }
-        // A page is paid for before it appears (an access spans two at most).
-        for page in addr / PAGE..=(addr + len.max(1) - 1) / PAGE {
-            if !self.pages.contains_key(&page) {
-                self.budget = self.budget.checked_sub(PAGE).ok_or(Fault::MemoryLimit)?;
-            }
+        let seed = self.hash_seed;
+        for k in 0..len {
+            let a = addr + k;
+            let page = match self.pages.entry(a / PAGE) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => {
+                    // A page is paid for before it appears; its other
+                    // bytes keep the values unwritten memory reads as.
+                    self.budget = self.budget.checked_sub(PAGE).ok_or(Fault::MemoryLimit)?;
+                    let mut p = Box::new([0; PAGE as usize]);
+                    if let Some(s) = seed {
+                        let base = a / PAGE * PAGE;
+                        for (j, b) in p.iter_mut().enumerate() {
+                            *b = hashed_byte(s, base + j as u64);
+                        }
+                    }
+                    e.insert(p)
+                }
+            };
+            page[(a % PAGE) as usize] = (v >> (8 * k)) as u8;
         }
         if let Some(t) = &mut self.trace {
             let v = if len >= 16 {
@@ -143,23 +159,6 @@ impl Global {
                 v & ((1u128 << (8 * len)) - 1)
             };
             t.push((addr, len, v));
-        }
-        let seed = self.hash_seed;
-        for k in 0..len {
-            let a = addr + k;
-            let page = self.pages.entry(a / PAGE).or_insert_with(|| {
-                // A page appears on its first write; its other bytes keep
-                // the values unwritten memory reads as.
-                let mut p = Box::new([0; PAGE as usize]);
-                if let Some(s) = seed {
-                    let base = a / PAGE * PAGE;
-                    for (j, b) in p.iter_mut().enumerate() {
-                        *b = hashed_byte(s, base + j as u64);
-                    }
-                }
-                p
-            });
-            page[(a % PAGE) as usize] = (v >> (8 * k)) as u8;
         }
         Ok(())
     }

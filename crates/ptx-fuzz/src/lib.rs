@@ -85,7 +85,7 @@ pub fn pipeline(data: &[u8]) {
         k => vec![(&PASSES[k - 1], vec![])],
     };
     // The lowering passes act only below some targets: vary it.
-    const TARGETS: [&str; 4] = ["sm_90", "sm_75", "sm_52", "sm_30"];
+    const SMS: [&str; 4] = ["sm_90", "sm_75", "sm_52", "sm_30"];
     let cfg = Config {
         passes,
         instrumentation: Instrumentation {
@@ -93,7 +93,7 @@ pub fn pipeline(data: &[u8]) {
             verify_each: true,
             ..Default::default()
         },
-        target: Some(TARGETS[(choice as usize / 16) % TARGETS.len()].to_string()),
+        target: Some(SMS[(choice as usize / 16) % SMS.len()].to_string()),
         ..Default::default()
     };
     if let Err((e, log)) = process_with(src.as_bytes(), &cfg) {

@@ -8,23 +8,12 @@
 use ptx_opt::{process_with, Config};
 use ptx_passes::registry::lookup;
 
-const HALVES: [u32; 12] = [
-    0, 1, 2, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff, 0x00ff, 0xff00, 0x5555, 0xaaaa,
-];
+mod vop2_harness;
 
-fn kernel(inst: &str) -> String {
-    format!(
-        ".version 7.0\n.target sm_80\n.address_size 64\n\
-         .visible .entry k(.param .u64 pin, .param .u64 pout)\n{{\n\
-         .reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n\
-         ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\n\
-         mov.u32 %r4, %ctaid.x;\nmov.u32 %r5, %ntid.x;\nmov.u32 %r6, %tid.x;\nmad.lo.s32 %r7, %r4, %r5, %r6;\n\
-         mul.wide.u32 %rd3, %r7, 12;\nadd.s64 %rd4, %rd1, %rd3;\n\
-         ld.global.u32 %r1, [%rd4];\nld.global.u32 %r2, [%rd4+4];\nld.global.u32 %r3, [%rd4+8];\n\
-         {inst}\n\
-         mul.wide.u32 %rd5, %r7, 4;\nadd.s64 %rd6, %rd2, %rd5;\nst.global.u32 [%rd6], %r3;\nret;\n}}\n"
-    )
-}
+use vop2_harness::{inputs_from, kernel, padded, run, HALVES};
+
+/// The test's input seed.
+const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 fn inputs() -> Vec<u32> {
     inputs_with(100_000)
@@ -32,64 +21,12 @@ fn inputs() -> Vec<u32> {
 
 /// Every pair of edge half-word pairs, then `random` random triples.
 fn inputs_with(random: usize) -> Vec<u32> {
-    inputs_from(&HALVES, random)
-}
-
-fn inputs_from(halves: &[u32], random: usize) -> Vec<u32> {
-    let mut v = Vec::new();
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x as u32
-    };
-    for &a1 in halves {
-        for &a0 in halves {
-            for &b1 in halves {
-                for &b0 in halves {
-                    v.extend([a1 << 16 | a0, b1 << 16 | b0, next()]);
-                }
-            }
-        }
-    }
-    for _ in 0..random {
-        v.extend([next(), next(), next()]);
-    }
-    v
-}
-
-/// Runs the kernel on `data` (triples a, b, c per thread); returns `out`.
-/// Straight through the evaluator's API: no JSON for half a million words.
-fn run(ptx: &str, data: &[u32]) -> Vec<u32> {
-    let module = ptx_parse::parse_module(ptx).unwrap();
-    let n = data.len() / 3;
-    assert_eq!(n % 256, 0);
-    let mut m = ptx_eval::Machine::new(1 << 34);
-    let input = m.global.alloc(data.len() as u64 * 4);
-    for (k, w) in data.iter().enumerate() {
-        m.global.write(input + 4 * k as u64, 4, *w as u128).unwrap();
-    }
-    let out = m.global.alloc(n as u64 * 4);
-    let mut params = input.to_le_bytes().to_vec();
-    params.extend(out.to_le_bytes());
-    let launch = ptx_eval::Launch {
-        grid: [(n / 256) as u32, 1, 1],
-        block: [256, 1, 1],
-    };
-    ptx_eval::run(&module, "k", &launch, &params, &mut m).unwrap();
-    (0..n as u64)
-        .map(|k| m.global.read(out + 4 * k, 4).unwrap() as u32)
-        .collect()
+    inputs_from(&HALVES, random, SEED)
 }
 
 #[test]
 fn every_lowered_form_is_bit_exact() {
-    let mut data = inputs();
-    // Whole blocks of 256.
-    while !(data.len() / 3).is_multiple_of(256) {
-        data.extend([0, 0, 0]);
-    }
+    let data = padded(inputs());
     let mut cfg = Config::default();
     cfg.passes
         .push((lookup("lower-vsub2").unwrap(), Vec::new()));
@@ -125,7 +62,7 @@ fn every_vop2_form_is_bit_exact() {
     // Kept short for the default test run; `cargo run --release -p ptx-opt
     // --example vop2-sweep` runs every form on 100,000 random triples.
     let full = padded(inputs_with(1_000));
-    let short = padded(inputs_from(&HALVES[..6], 1_000));
+    let short = padded(inputs_from(&HALVES[..6], 1_000, SEED));
     let mut cfg = Config::default();
     cfg.passes
         .push((lookup("lower-vsub2").unwrap(), Vec::new()));
@@ -202,11 +139,4 @@ fn every_selector_pair_is_bit_exact() {
             }
         }
     }
-}
-
-fn padded(mut data: Vec<u32>) -> Vec<u32> {
-    while !(data.len() / 3).is_multiple_of(256) {
-        data.extend([0, 0, 0]);
-    }
-    data
 }
