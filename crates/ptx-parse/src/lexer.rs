@@ -114,6 +114,16 @@ impl<'s> Lexer<'s> {
         }
     }
 
+    /// A lexer starting at byte `offset` of `src` (a token boundary; the
+    /// caller vouches for it). Positions stay those of the whole source.
+    pub fn new_at(src: &'s str, offset: usize) -> Self {
+        Lexer {
+            src,
+            bytes: src.as_bytes(),
+            pos: offset.min(src.len()),
+        }
+    }
+
     /// The whole source.
     pub fn source(&self) -> &'s str {
         self.src

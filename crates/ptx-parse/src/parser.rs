@@ -112,6 +112,9 @@ pub struct Parser<'s> {
     /// Nesting of the operand or constant expression being parsed, bounded
     /// so that no input can exhaust the stack.
     depth: u32,
+    /// Set by [`Parser::defer_unknown_symbols`]: an undeclared identifier
+    /// becomes a symbol and is listed here for the caller to check.
+    deferred: Option<Vec<(&'s str, u32)>>,
 }
 
 /// Deepest operand (`{`, `(`, `[`) or expression nesting accepted.
@@ -156,7 +159,50 @@ impl<'s> Parser<'s> {
             ops: ptx_ir::OpTable::new(),
             last_size: 0,
             depth: 0,
+            deferred: None,
         })
+    }
+
+    /// A parser for the part of `src` that starts at byte `offset`, which
+    /// must be the first token of a top-level item after `.version` and
+    /// `.target` (the caller vouches for it: see [`Parser::offset`]).
+    /// Symbols declared before `offset` are unknown to it; combine with
+    /// [`Parser::defer_unknown_symbols`].
+    pub fn new_at(src: &'s str, offset: usize) -> Result<Self, Diagnostic> {
+        let mut p = Parser::new("")?;
+        p.lex = Lexer::new_at(src, offset);
+        p.tok = p.lex.next_token()?;
+        p.state = Header::Body;
+        Ok(p)
+    }
+
+    /// From now on an identifier that names nothing declared so far is
+    /// taken for a module symbol declared elsewhere (before this parser's
+    /// start) instead of an error; [`Parser::deferred_symbols`] lists each
+    /// such use with its position, for the caller to check.
+    pub fn defer_unknown_symbols(&mut self) {
+        self.deferred.get_or_insert_with(Vec::new);
+    }
+
+    /// Uses of identifiers accepted by [`Parser::defer_unknown_symbols`].
+    pub fn deferred_symbols(&self) -> &[(&'s str, u32)] {
+        self.deferred.as_deref().unwrap_or(&[])
+    }
+
+    /// Module-level names (variables and functions) declared so far.
+    pub fn declared_symbols(&self) -> &FxHashSet<&'s str> {
+        &self.globals
+    }
+
+    /// Functions defined (with a body) so far.
+    pub fn defined_functions(&self) -> &FxHashSet<&'s str> {
+        &self.defined
+    }
+
+    /// Byte offset of the next token: between items, where the next item
+    /// starts (the source length at the end).
+    pub fn offset(&self) -> usize {
+        self.tok.pos as usize
     }
 
     fn bump(&mut self) -> Result<Token<'s>, Diagnostic> {
@@ -1592,6 +1638,12 @@ impl<'s> Parser<'s> {
                 let sym = match b.lookup_sym(t.text) {
                     Some(s) => s,
                     None if self.globals.contains(t.text) => b.func.ops.sym(t.text),
+                    None if self.deferred.is_some() => {
+                        if let Some(d) = &mut self.deferred {
+                            d.push((t.text, t.pos));
+                        }
+                        b.func.ops.sym(t.text)
+                    }
                     None if t.text.starts_with('%') => {
                         return self.err(t, format!("use of undeclared register '{}'", t.text))
                     }

@@ -3,6 +3,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+mod parallel;
 
 use ptx_ir::write::write_item;
 use ptx_ir::{Function, Item};
@@ -35,6 +36,9 @@ pub struct Config {
     /// `--ptx-version=X.Y`: the `.version` printed; a pass needing newer
     /// is an error instead of a raise.
     pub ptx_version: Option<(u32, u32)>,
+    /// `--threads=N`: threads for a large input, each handling a part of
+    /// the functions (default: the CPUs available; 1: one thread).
+    pub threads: Option<usize>,
 }
 
 /// A failure: located in the input, or not.
@@ -52,14 +56,19 @@ pub struct Output {
     pub text: String,
     /// Dumps and reports, in order.
     pub log: String,
+    /// How many parts the module was processed in, each on its own thread
+    /// (1: one thread did it all, or parsing and printing as a pipeline).
+    pub parts: usize,
 }
 
 /// Parses `src`, builds SSA, verifies every function and prints the module
 /// back, one item at a time (each function is dropped once printed).
 ///
-/// Large inputs run as a pipeline: this thread parses, a second one builds
-/// SSA, verifies and prints. The output and the error reported (the first
-/// one in source order) are the same as with one thread.
+/// Large inputs are cut into parts of whole functions handled on every
+/// CPU at once (or, when that cannot be done, run as a pipeline: this
+/// thread parses, a second one builds SSA, verifies and prints). The
+/// output and the error reported (the first one in source order) are the
+/// same as with one thread.
 pub fn process(src: &[u8]) -> Result<String, Diagnostic> {
     match run(src, true, &Config::default()) {
         Ok(o) => Ok(o.text),
@@ -99,12 +108,9 @@ struct Back<'c> {
 }
 
 impl Back<'_> {
-    fn emit(&mut self, unit: Unit) -> Result<(), Error> {
-        let (mut item, dt) = unit.finish_with_domtree();
-        if let (Item::Version(..), Some((a, b))) = (&item, self.cfg.ptx_version) {
-            item = Item::Version(a, b);
-        }
-        match &item {
+    /// Takes the module's `.version` and target from their items.
+    fn note_header(&mut self, item: &Item) {
+        match item {
             Item::Version(a, b) => self.version = (*a, *b),
             Item::Target(words) => {
                 self.sm = words
@@ -114,6 +120,14 @@ impl Back<'_> {
             }
             _ => {}
         }
+    }
+
+    fn emit(&mut self, unit: Unit) -> Result<(), Error> {
+        let (mut item, dt) = unit.finish_with_domtree();
+        if let (Item::Version(..), Some((a, b))) = (&item, self.cfg.ptx_version) {
+            item = Item::Version(a, b);
+        }
+        self.note_header(&item);
         if self.cfg.instrumentation.check_each.is_some() && matches!(item, Item::Var(_)) {
             CHECK_CONTEXT.with(|c| c.borrow_mut().push(item.clone()));
         }
@@ -222,6 +236,7 @@ impl Back<'_> {
         Output {
             text: self.out,
             log: self.log,
+            parts: 1,
         }
     }
 }
@@ -239,21 +254,54 @@ fn count(f: &Function, into: &mut BTreeMap<String, u64>) {
     }
 }
 
+impl<'c> Back<'c> {
+    fn new(cfg: &'c Config, capacity: usize) -> Self {
+        Back {
+            cfg,
+            pm: PassManager::new(&cfg.passes, cfg.instrumentation.clone()),
+            out: String::with_capacity(capacity + capacity / 4),
+            log: String::new(),
+            before: BTreeMap::new(),
+            after: BTreeMap::new(),
+            version: (0, 0),
+            sm: None,
+            required: None,
+        }
+    }
+
+    /// Appends the results of the stage that handled the next part of the
+    /// module.
+    fn append(&mut self, next: Back) {
+        self.out.push_str(&next.out);
+        self.log.push_str(&next.log);
+        for (from, into) in [
+            (next.before, &mut self.before),
+            (next.after, &mut self.after),
+        ] {
+            for (k, v) in from {
+                *into.entry(k).or_insert(0) += v;
+            }
+        }
+        for (name, dt) in next.pm.timings {
+            if let Some(slot) = self.pm.timings.iter_mut().find(|t| t.0 == name) {
+                slot.1 += dt;
+            }
+        }
+        self.required = self.required.max(next.required);
+    }
+}
+
 fn run(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, String)> {
     let text = check_utf8(src).map_err(|d| (Error::Source(d), String::new()))?;
+    let pipeline = pipeline && cfg.threads != Some(1);
+    if pipeline && text.len() >= PIPELINE_MIN_BYTES {
+        if let Some(out) = parallel::run(text, cfg) {
+            return Ok(out);
+        }
+    }
     let mut parser = Parser::new(text).map_err(|d| (Error::Source(d), String::new()))?;
     CHECK_CONTEXT.with(|c| c.borrow_mut().clear());
-    let mut back = Back {
-        cfg,
-        pm: PassManager::new(&cfg.passes, cfg.instrumentation.clone()),
-        out: String::with_capacity(text.len() + text.len() / 4),
-        log: String::new(),
-        before: BTreeMap::new(),
-        after: BTreeMap::new(),
-        version: (0, 0),
-        sm: None,
-        required: None,
-    };
+    let mut back = Back::new(cfg, text.len());
     if !pipeline || text.len() < PIPELINE_MIN_BYTES {
         loop {
             let unit = match parser.next_unit() {

@@ -50,6 +50,8 @@ OPTIONS (one dash or two):
   --debug-pass-manager      log each pass as it runs
   --opt-bisect-limit=<N>    run only the first N pass executions
   --stats                   instruction counts by opcode, before and after
+  --threads=<N>             threads for a large input, each taking a part of
+                            its functions (default: every CPU; 1: one thread)
   -debug-only=<pass,...>    debug output of the named passes (RUST_LOG works too)
   --help, --version
 ";
@@ -154,6 +156,17 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "debug-pass-manager" => o.config.instrumentation.debug_pass_manager = true,
             "time-passes" => o.config.time_passes = true,
             "stats" => o.config.stats = true,
+            "threads" => {
+                let v = value(name)?;
+                match v.parse::<usize>() {
+                    Ok(n) if n >= 1 => o.config.threads = Some(n),
+                    _ => {
+                        return Err(format!(
+                            "invalid value '{v}' for -threads: expected a positive integer"
+                        ))
+                    }
+                }
+            }
             "debug-only" => o
                 .debug_only
                 .extend(value(name)?.split(',').map(String::from)),
@@ -187,7 +200,8 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
 
 /// Debug output through `tracing`: `-debug-only=dce,cse` (targets are pass
 /// names, as with LLVM's `DEBUG_TYPE`) or any `RUST_LOG` filter.
-fn init_tracing(debug_only: &[String]) {
+/// Returns whether debug output is on.
+fn init_tracing(debug_only: &[String]) -> bool {
     let filter = if !debug_only.is_empty() {
         debug_only
             .iter()
@@ -197,18 +211,19 @@ fn init_tracing(debug_only: &[String]) {
     } else if let Ok(env) = std::env::var("RUST_LOG") {
         env
     } else {
-        return;
+        return false;
     };
     let Ok(filter) = tracing_subscriber::EnvFilter::try_new(&filter) else {
         eprintln!("ptx-opt: warning: invalid debug filter '{filter}'");
-        return;
+        return false;
     };
-    let _ = tracing_subscriber::fmt()
+    tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .without_time()
         .with_ansi(false)
-        .try_init();
+        .try_init()
+        .is_ok()
 }
 
 fn set_input(o: &mut Options, a: &str) -> Result<(), String> {
@@ -221,7 +236,7 @@ fn set_input(o: &mut Options, a: &str) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let opts = match parse_args(&args) {
+    let mut opts = match parse_args(&args) {
         Ok(Some(o)) => o,
         Ok(None) => return ExitCode::SUCCESS,
         Err(e) => {
@@ -229,7 +244,10 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    init_tracing(&opts.debug_only);
+    // Debug output stays in source order: one thread unless asked.
+    if init_tracing(&opts.debug_only) && opts.config.threads.is_none() {
+        opts.config.threads = Some(1);
+    }
     if opts.print_passes {
         println!("Function passes:");
         for p in registry::PASSES {

@@ -102,6 +102,15 @@ fn bad_options_and_missing_files_are_errors() {
     let out = bin().arg("--help").output().unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("USAGE: ptx-opt"));
+    for bad in ["--threads=0", "-threads=x", "--threads=-2"] {
+        let out = bin().arg(bad).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("for -threads: expected a positive integer"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

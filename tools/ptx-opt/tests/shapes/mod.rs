@@ -132,3 +132,75 @@ pub fn big_file(bytes: usize) -> String {
     }
     s
 }
+
+/// A module of at least `bytes` bytes of real compiler output: the sm_80,
+/// 64-bit files of the parser's corpus (llc and llvm-stress) repeated,
+/// every copy with its global names renamed.
+pub fn corpus_module(bytes: usize) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../crates/ptx-parse/tests/corpus");
+    let mut parts: Vec<(String, Vec<String>)> = Vec::new();
+    for sub in ["llc", "stress"] {
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for p in files {
+            let src = std::fs::read_to_string(&p).unwrap();
+            if !src.contains(".target sm_80") || !src.contains(".address_size 64") {
+                continue;
+            }
+            let body = src.split_once(".address_size 64").unwrap().1.to_string();
+            let names = global_names(&src);
+            parts.push((body, names));
+        }
+    }
+    let mut out = String::from(".version 7.0\n.target sm_80\n.address_size 64\n");
+    let mut copy = 0;
+    while out.len() < bytes {
+        for (k, (body, names)) in parts.iter().enumerate() {
+            rename(body, names, &format!("_c{copy}_{k}"), &mut out);
+        }
+        copy += 1;
+    }
+    out
+}
+
+/// Global names a module declares (functions and variables).
+fn global_names(src: &str) -> Vec<String> {
+    let m = ptx_parse::parse_module(src).expect("corpus file must parse");
+    m.items
+        .iter()
+        .filter_map(|i| match i {
+            ptx_ir::Item::Func(f) => Some(f.name.to_string()),
+            ptx_ir::Item::Var(v) => Some(v.name.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Appends `suffix` to every identifier of `body` that is in `names`.
+fn rename(body: &str, names: &[String], suffix: &str, out: &mut String) {
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c == b'%' {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
+                i += 1;
+            }
+            i = i.max(s + 1);
+            let word = &body[s..i];
+            out.push_str(word);
+            if names.iter().any(|n| n == word) {
+                out.push_str(suffix);
+            }
+        } else {
+            let ch = body[i..].chars().next().unwrap();
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+}
