@@ -15,13 +15,26 @@
 //! minimum and the driver raises `.version`. Below sm_30 nothing changes.
 //!
 //! **Backward**, on targets without `vote.sync` (below sm_30 or PTX 6.0):
-//! `vote.sync.MODE d, {!}a, 0xffffffff` becomes the non-sync form. Only an
-//! immediate full mask is provably "every lane"; anything else stays.
+//! `vote.sync.MODE d, {!}a, 0xffffffff` becomes the non-sync form (only an
+//! immediate full mask is provably "every lane"). Any other mask holds,
+//! by the `.sync` contract, exactly the lanes that execute the vote, so
+//! the vote goes **through ballot**: on sm_20+ `b = ballot({!}a) & m`
+//! gives every mode (`any`: `b != 0`; `all`: the ballot of the negation
+//! is 0; `uni`: `b == 0 || b == m`).
+//!
+//! **Forms a target lacks**: sm_12..sm_1x have `vote.{all,any,uni}` but no
+//! ballot, so `vote.ballot.b32` (and `vote.sync.ballot`) becomes 32
+//! `vote.any`, bit `i` voting `a && %laneid == i`, and a masked
+//! `vote.sync.{any,all,uni}` votes `a && in` / `a || !in` (`uni`: two
+//! `all`s) with `in` = bit `%laneid` of the mask. Below sm_12 (no vote)
+//! nothing changes. The collective votes keep the original guard, so the
+//! same lanes take part.
 //!
 //! `legalize` runs the forward rewrite only where the non-sync form is
-//! refused or unpredictable (sm_70 and newer) and the backward one only
-//! where `vote.sync` does not exist, so on other targets it changes
-//! nothing. Preserves the CFG.
+//! refused or unpredictable (sm_70 and newer), the backward one only
+//! where `vote.sync` does not exist, and the ballot emulation only where
+//! ballot does not, so on other targets it changes nothing. Preserves the
+//! CFG.
 //!
 //! ```text
 //! before:                              after (sm_80):
@@ -30,8 +43,9 @@
 //! ```
 
 use crate::{AnalysisManager, Pass, Preserved};
-use ptx_ir::{Function, Imm, Inst, Mod, Opcode, Operand, Type, ValueDef};
+use ptx_ir::{Function, Guard, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
 use ptx_target::{Feature, PtxVersion, Sm};
+use smallvec::{smallvec, SmallVec};
 
 /// The pass; `legalize` rewrites only what the target needs.
 pub struct LowerVote {
@@ -80,6 +94,9 @@ impl Pass for LowerVote {
         let forward = has_sync
             && !backward
             && (!self.only_when_needed || target.is_some_and(|(sm, _)| sm.number >= 70));
+        // Below sm_20 there is no ballot; below sm_12 no vote at all.
+        let has_vote = target.is_none_or(|(sm, ptx)| Feature::NonSyncVote.allowed(sm, ptx));
+        let has_ballot = target.is_none_or(|(sm, _)| sm.number >= 20);
         let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
@@ -107,13 +124,29 @@ impl Pass for LowerVote {
                 changed = true;
             } else if backward && is_sync(f, i) && d.operands.len() == 3 {
                 let full = matches!(d.operands[2], Operand::Imm(Imm { bits, .. }) if bits as u32 == u32::MAX);
-                if !full {
+                let Some(mode) = mode(f, i) else {
                     continue;
+                };
+                if full && (mode != Mode::Ballot || has_ballot) {
+                    let op = f.ops.intern_text(&respell(f, i, false));
+                    let d = &mut f.dfg.insts[i];
+                    d.op = op;
+                    d.operands.truncate(2);
+                    changed = true;
+                } else if has_ballot {
+                    through_ballot(f, i, mode);
+                    changed = true;
+                } else if has_vote {
+                    through_lane_votes(f, i, mode);
+                    changed = true;
                 }
-                let op = f.ops.intern_text(&respell(f, i, false));
-                let d = &mut f.dfg.insts[i];
-                d.op = op;
-                d.operands.truncate(2);
+            } else if !has_ballot
+                && has_vote
+                && !is_sync(f, i)
+                && d.operands.len() == 2
+                && mode(f, i) == Some(Mode::Ballot)
+            {
+                through_lane_votes(f, i, Mode::Ballot);
                 changed = true;
             }
         }
@@ -122,5 +155,299 @@ impl Pass for LowerVote {
             am.require_ptx((v.0, v.1));
         }
         Preserved::cfg_if(changed)
+    }
+}
+
+/// The vote operation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    All,
+    Any,
+    Uni,
+    Ballot,
+}
+
+fn mode(f: &Function, i: Inst) -> Option<Mode> {
+    let info = f.op(i);
+    let is = |w: &str| info.mods.iter().any(|m| f.ops.is_word(*m, w));
+    [
+        ("all", Mode::All),
+        ("any", Mode::Any),
+        ("uni", Mode::Uni),
+        ("ballot", Mode::Ballot),
+    ]
+    .into_iter()
+    .find(|(w, _)| is(w))
+    .map(|(_, m)| m)
+}
+
+/// Inserts `text d, srcs` before `at`, `d` a new value of type `ty`. With
+/// a guard (the collective votes: the lanes taking part must be the
+/// original's), `d` keeps an undefined old value where the guard is off.
+fn def(
+    f: &mut Function,
+    at: Inst,
+    text: &str,
+    ty: Type,
+    srcs: SmallVec<[Operand; 3]>,
+    guard: Option<Guard>,
+) -> Value {
+    let op = f.ops.intern_text(text);
+    let v = f.insert_def_before(at, op, ty, srcs);
+    if guard.is_some() {
+        let ValueDef::Result(inst, _) = f.dfg.values[v].def else {
+            unreachable!("insert_def_before defines its result")
+        };
+        let old = f.dfg.make_value(ty, ValueDef::Undef, None);
+        f.dfg.insts[inst].guard = guard;
+        f.dfg.insts[inst].ties.push(old);
+    }
+    v
+}
+
+/// Turns `i` into `text` with `operands` (destination first), keeping its
+/// result, guard and tied value.
+fn replace(f: &mut Function, i: Inst, text: &str, operands: SmallVec<[Operand; 3]>) {
+    let op = f.ops.intern_text(text);
+    let d = &mut f.dfg.insts[i];
+    d.op = op;
+    d.operands = operands;
+}
+
+/// `{!}p` negated.
+fn negate(o: &Operand) -> Operand {
+    match o {
+        Operand::Not(p) => Operand::Value(*p),
+        Operand::Value(p) => Operand::Not(*p),
+        other => other.clone(),
+    }
+}
+
+/// `vote.sync.MODE d, {!}a, m` on a target with non-sync `vote.ballot`
+/// but no `vote.sync`: the lanes of `m` all execute the vote (the `.sync`
+/// contract), so the non-sync ballot restricted to `m` is the ballot over
+/// `m`:
+///
+/// ```text
+/// ballot: vote.ballot.b32 t, {!}a;  and.b32 d, t, m
+/// any:    (ballot({!}a) & m) != 0
+/// all:    (ballot(!{!}a) & m) == 0
+/// uni:    b = ballot({!}a) & m;  b == 0 || b == m
+/// ```
+fn through_ballot(f: &mut Function, i: Inst, mode: Mode) {
+    let d = f.inst(i);
+    let (guard, dv, src, m) = (
+        d.guard,
+        d.operands[0].clone(),
+        d.operands[1].clone(),
+        d.operands[2].clone(),
+    );
+    let voted = if mode == Mode::All { negate(&src) } else { src };
+    let t = def(f, i, "vote.ballot.b32", Type::B32, smallvec![voted], guard);
+    if mode == Mode::Ballot {
+        return replace(f, i, "and.b32", smallvec![dv, Operand::Value(t), m]);
+    }
+    let b = def(
+        f,
+        i,
+        "and.b32",
+        Type::B32,
+        smallvec![Operand::Value(t), m.clone()],
+        None,
+    );
+    let zero = Operand::Imm(Imm::int(0));
+    match mode {
+        Mode::Any => replace(f, i, "setp.ne.b32", smallvec![dv, Operand::Value(b), zero]),
+        Mode::All => replace(f, i, "setp.eq.b32", smallvec![dv, Operand::Value(b), zero]),
+        _ => {
+            let none = def(
+                f,
+                i,
+                "setp.eq.b32",
+                Type::Pred,
+                smallvec![Operand::Value(b), zero],
+                None,
+            );
+            let every = def(
+                f,
+                i,
+                "setp.eq.b32",
+                Type::Pred,
+                smallvec![Operand::Value(b), m],
+                None,
+            );
+            replace(
+                f,
+                i,
+                "or.pred",
+                smallvec![dv, Operand::Value(none), Operand::Value(every)],
+            );
+        }
+    }
+}
+
+/// Vote forms on sm_12..sm_1x, which have `vote.{all,any,uni}` but no
+/// ballot and no `.sync`, from `%laneid`:
+///
+/// * `vote.sync.{any,all,uni}` with a mask: a lane outside the mask must
+///   not sway the vote, so `any` votes `a && in`, `all` votes `a || !in`,
+///   and `uni` is `all(a || !in) || all(!a || !in)`;
+/// * `vote.ballot.b32` (and `vote.sync.ballot`, then `& m`): bit `i` is
+///   `vote.any(a && laneid == i)`, 32 votes.
+fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
+    let d = f.inst(i);
+    let (guard, dv, src) = (d.guard, d.operands[0].clone(), d.operands[1].clone());
+    let m = d.operands.get(2).cloned();
+    let lane_sym = f.ops.sym("%laneid");
+    let lane = def(
+        f,
+        i,
+        "mov.u32",
+        Type::B32,
+        smallvec![Operand::Special(lane_sym)],
+        None,
+    );
+    let lane = Operand::Value(lane);
+    // The source as a plain predicate (and/or take no `!`).
+    let a = match src {
+        Operand::Not(p) => def(
+            f,
+            i,
+            "not.pred",
+            Type::Pred,
+            smallvec![Operand::Value(p)],
+            None,
+        ),
+        Operand::Value(p) => p,
+        _ => return,
+    };
+    let a = Operand::Value(a);
+    let zero = Operand::Imm(Imm::int(0));
+    if mode == Mode::Ballot {
+        let mut acc: Option<Operand> = None;
+        for k in 0..32u32 {
+            let at_k = def(
+                f,
+                i,
+                "setp.eq.u32",
+                Type::Pred,
+                smallvec![lane.clone(), Operand::Imm(Imm::int(k as i64))],
+                None,
+            );
+            let q = def(
+                f,
+                i,
+                "and.pred",
+                Type::Pred,
+                smallvec![a.clone(), Operand::Value(at_k)],
+                None,
+            );
+            let s = def(
+                f,
+                i,
+                "vote.any.pred",
+                Type::Pred,
+                smallvec![Operand::Value(q)],
+                guard,
+            );
+            let bit = Operand::Imm(Imm::hex(1u64 << k));
+            let b = def(
+                f,
+                i,
+                "selp.b32",
+                Type::B32,
+                smallvec![bit, zero.clone(), Operand::Value(s)],
+                None,
+            );
+            acc = Some(match acc {
+                None => Operand::Value(b),
+                Some(x) => Operand::Value(def(
+                    f,
+                    i,
+                    "or.b32",
+                    Type::B32,
+                    smallvec![x, Operand::Value(b)],
+                    None,
+                )),
+            });
+        }
+        let acc = acc.expect("32 lanes");
+        return match m {
+            Some(m) => replace(f, i, "and.b32", smallvec![dv, acc, m]),
+            None => replace(f, i, "mov.b32", smallvec![dv, acc]),
+        };
+    }
+    let Some(m) = m else { return };
+    // Bit `laneid` of the mask.
+    let shifted = def(f, i, "shr.b32", Type::B32, smallvec![m, lane], None);
+    let bit = def(
+        f,
+        i,
+        "and.b32",
+        Type::B32,
+        smallvec![Operand::Value(shifted), Operand::Imm(Imm::int(1))],
+        None,
+    );
+    let bit = Operand::Value(bit);
+    if mode == Mode::Any {
+        let inside = def(f, i, "setp.ne.b32", Type::Pred, smallvec![bit, zero], None);
+        let q = def(
+            f,
+            i,
+            "and.pred",
+            Type::Pred,
+            smallvec![a, Operand::Value(inside)],
+            None,
+        );
+        return replace(f, i, "vote.any.pred", smallvec![dv, Operand::Value(q)]);
+    }
+    let out = def(f, i, "setp.eq.b32", Type::Pred, smallvec![bit, zero], None);
+    let out = Operand::Value(out);
+    match mode {
+        Mode::All => {
+            let q = def(f, i, "or.pred", Type::Pred, smallvec![a, out], None);
+            replace(f, i, "vote.all.pred", smallvec![dv, Operand::Value(q)]);
+        }
+        _ => {
+            let q1 = def(
+                f,
+                i,
+                "or.pred",
+                Type::Pred,
+                smallvec![a.clone(), out.clone()],
+                None,
+            );
+            let x1 = def(
+                f,
+                i,
+                "vote.all.pred",
+                Type::Pred,
+                smallvec![Operand::Value(q1)],
+                guard,
+            );
+            let na = def(f, i, "not.pred", Type::Pred, smallvec![a], None);
+            let q2 = def(
+                f,
+                i,
+                "or.pred",
+                Type::Pred,
+                smallvec![Operand::Value(na), out],
+                None,
+            );
+            let x2 = def(
+                f,
+                i,
+                "vote.all.pred",
+                Type::Pred,
+                smallvec![Operand::Value(q2)],
+                guard,
+            );
+            replace(
+                f,
+                i,
+                "or.pred",
+                smallvec![dv, Operand::Value(x1), Operand::Value(x2)],
+            );
+        }
     }
 }

@@ -27,10 +27,19 @@
 //! packed with one `prmt` that also merges `c` where the mask leaves a
 //! half, or added into `c` (`.add`).
 //!
+//! **On sm_90+ with PTX 8.0** (the module's version: not raised for this)
+//! the half-word SIMD instructions take the forms they express, with the
+//! default selectors and no `.add`: plain `vadd2` is `add.u16x2`, plain
+//! `vsub2` is `~(~a + b)` with `add.u16x2` (there is no `sub.u16x2`), and
+//! `vmin2`/`vmax2` whose sources agree in signedness are one
+//! `min`/`max.{s16x2,u16x2}` (`.sat` is a no-op, or `.relu`, or one more
+//! `min.u16x2` against `0x7fff7fff`). ptxas makes each one SASS
+//! instruction.
+//!
 //! Forms stay native where ptxas's own code is as short or shorter
-//! (`cargo bench -p ptx-opt --bench vop2`): the all-u32 plain
-//! `vadd2`/`vsub2`/`vmin2`/`vmax2` over both halves and the all-u32
-//! `vmin2`/`vmax2.add` on half 0. Temporaries are unguarded; the
+//! (`cargo bench -p ptx-opt --bench vop2`) and no 16x2 form applies: the
+//! all-u32 plain `vadd2`/`vsub2`/`vavrg2`/`vmin2`/`vmax2` over both halves
+//! and the all-u32 `vmin2`/`vmax2.add` on half 0. Temporaries are unguarded; the
 //! instruction writing `d` keeps the guard and tied value. Preserves the
 //! CFG.
 //!
@@ -53,6 +62,7 @@
 
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::{Function, Imm, Inst, Opcode, Operand, Type, Value};
+use ptx_target::{Feature, PtxVersion, Sm};
 use smallvec::{smallvec, SmallVec};
 
 /// The pass.
@@ -102,11 +112,89 @@ fn pays(v: &Vop2) -> bool {
     }
     // Where ptxas's own code is as short (cargo bench -p ptx-opt --bench
     // vop2, sm_75..sm_120): plain vadd2/vsub2 over both halves (3 SASS
-    // against our 4), vmin2/vmax2 over both halves (6 and 6), and
-    // vmin2/vmax2.add on half 0 (3 and 3).
+    // against our 4), vmin2/vmax2 over both halves (6 and 6), vavrg2 over
+    // both halves (3 against 8), and vmin2/vmax2.add on half 0 (3 and 3).
     let plain = !v.sat && !v.add;
-    !(plain && v.halves == 3 && (minmax || matches!(v.op, Opcode::Vadd2 | Opcode::Vsub2))
-        || minmax && v.add && v.halves == 1)
+    !(plain && v.halves == 3 && v.op != Opcode::Vabsdiff2 || minmax && v.add && v.halves == 1)
+}
+
+/// The `.u16x2`/`.s16x2` instructions (sm_90+, PTX 8.0: `add`, `min`,
+/// `max`, `.relu`) for the forms they express with the default selectors
+/// and no `.add`: plain `vadd2` (`add.u16x2`: each half is the low 16 bits
+/// of the exact sum whatever the types), plain `vsub2` as `~(~a + b)` per
+/// half, and `vmin2`/`vmax2` whose sources agree in signedness, `.sat`
+/// included (a no-op within one signedness; `.relu` clamps a signed
+/// result to the unsigned range; one more `min.u16x2` clamps an unsigned
+/// one to the signed range; these instructions take no immediates). A
+/// partial mask merges `c` with one `prmt`.
+/// Returns the final instruction's text and operands, or `None` (nothing
+/// emitted) for any other form.
+fn lower_simd16(
+    e: &mut Emit,
+    v: &Vop2,
+    d: Value,
+) -> Option<(&'static str, SmallVec<[Operand; 3]>)> {
+    if v.add || v.asel != [0, 1] || v.bsel != [2, 3] {
+        return None;
+    }
+    let (a, b) = (Operand::Value(v.a), Operand::Value(v.b));
+    let last: (&'static str, SmallVec<[Operand; 3]>) = match v.op {
+        Opcode::Vadd2 if !v.sat => ("add.u16x2", smallvec![a, b]),
+        // a - b = ~(~a + b) in each half; the 16x2 forms take registers
+        // only, so no `+ 1` constant.
+        Opcode::Vsub2 if !v.sat => {
+            let na = e.op("not.b32", smallvec![a]);
+            let t = e.op("add.u16x2", smallvec![na, b]);
+            ("not.b32", smallvec![t])
+        }
+        Opcode::Vmin2 | Opcode::Vmax2 if v.aty == v.bty => {
+            let min = v.op == Opcode::Vmin2;
+            let signed = v.aty == Type::S32;
+            let base = match (min, signed) {
+                (true, true) => "min.s16x2",
+                (true, false) => "min.u16x2",
+                (false, true) => "max.s16x2",
+                (false, false) => "max.u16x2",
+            };
+            match (v.sat, signed, v.dty == Type::S32) {
+                // Unsigned result, signed sources: negatives become 0.
+                (true, true, false) => (
+                    if min {
+                        "min.relu.s16x2"
+                    } else {
+                        "max.relu.s16x2"
+                    },
+                    smallvec![a, b],
+                ),
+                // Signed result, unsigned sources: at most 0x7fff.
+                (true, false, true) => {
+                    let t = e.op(base, smallvec![a, b]);
+                    let k = e.op("mov.b32", smallvec![hex(0x7fff_7fff)]);
+                    ("min.u16x2", smallvec![t, k])
+                }
+                _ => (base, smallvec![a, b]),
+            }
+        }
+        _ => return None,
+    };
+    let (dv, cv) = (Operand::Value(d), Operand::Value(v.c));
+    Some(match v.halves {
+        3 => {
+            let mut ops: SmallVec<[Operand; 3]> = smallvec![dv];
+            ops.extend(last.1);
+            (last.0, ops)
+        }
+        // Low half of the result, high half of c.
+        1 => {
+            let t = e.op(last.0, last.1);
+            ("prmt.b32", smallvec![dv, t, cv, hex(0x7610)])
+        }
+        // Low half of c, high half of the result.
+        _ => {
+            let t = e.op(last.0, last.1);
+            ("prmt.b32", smallvec![dv, cv, t, hex(0x7610)])
+        }
+    })
 }
 
 fn hex(x: u64) -> Operand {
@@ -337,13 +425,35 @@ impl Pass for LowerVsub2 {
 
     fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
         let lop3 = am.target.is_none_or(|t| t.sm >= 50);
+        // Only where the module's version already has them: no raise.
+        let simd16 = am.target.is_some_and(|t| {
+            let sm = Sm {
+                number: t.sm,
+                suffix: None,
+            };
+            Feature::Simd16x2.allowed(sm, PtxVersion(t.ptx.0, t.ptx.1))
+        });
         let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
-            let Some(v) = decode(f, i).filter(pays) else {
+            let Some(v) = decode(f, i) else {
                 continue;
             };
             let d = f.inst(i).results[0];
+            if simd16 {
+                let mut e = Emit { f, at: i };
+                if let Some((text, operands)) = lower_simd16(&mut e, &v, d) {
+                    let new = f.ops.intern_text(text);
+                    let data = &mut f.dfg.insts[i];
+                    data.op = new;
+                    data.operands = operands;
+                    changed = true;
+                    continue;
+                }
+            }
+            if !pays(&v) {
+                continue;
+            }
             if !swar(&v) {
                 let mut e = Emit { f, at: i };
                 let (text, operands) = lower_general(&mut e, &v, d);

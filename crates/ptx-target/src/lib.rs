@@ -146,6 +146,10 @@ pub enum Feature {
     CompareF16,
     /// `set`/`setp` on `.bf16` / `.bf16x2` (PTX 7.8, sm_90; ptxas).
     CompareBf16,
+    /// `add.{u16x2,s16x2}` and `min`/`max{.relu}.{u16x2,s16x2}` (PTX 8.0,
+    /// sm_90; ptxas 13.5 accepts them on every target from sm_90, refuses
+    /// them with PTX 7.8, and has no `sub`, `abs`, `neg` or `.sat` forms).
+    Simd16x2,
 }
 
 impl Feature {
@@ -160,6 +164,7 @@ impl Feature {
             Feature::Lop3BoolOp => (PtxVersion(8, 2), 70),
             Feature::CompareF16 => (PtxVersion(4, 2), 53),
             Feature::CompareBf16 => (PtxVersion(7, 8), 90),
+            Feature::Simd16x2 => (PtxVersion(8, 0), 90),
         }
     }
 
@@ -231,5 +236,9 @@ mod tests {
         };
         assert!(Feature::NonSyncVote.allowed(sm60, PtxVersion(7, 0)));
         assert!(!Feature::Activemask.allowed(sm60, PtxVersion(6, 1)));
+        let sm90: Sm = "sm_90".parse().unwrap();
+        assert!(Feature::Simd16x2.allowed(sm90, PtxVersion(8, 0)));
+        assert!(!Feature::Simd16x2.allowed(sm90, PtxVersion(7, 8)));
+        assert!(!Feature::Simd16x2.allowed(sm80, PtxVersion(8, 8)));
     }
 }

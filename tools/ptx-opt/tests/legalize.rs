@@ -156,3 +156,95 @@ fn lowered_votes_match_in_divergent_code() {
         .collect();
     assert!(vals.len() > 3, "{vals:?}");
 }
+
+/// `vote.sync` with masks that are not provably full, on targets without
+/// `vote.sync`: through the non-sync ballot on sm_20, through per-lane
+/// `vote.any`/`vote.all` (and 32 votes for a ballot) on sm_12. The masks
+/// are those the `.sync` contract allows (exactly the lanes that execute
+/// the vote: a divergent branch, a guard); the kernel runs in the
+/// evaluator before and after on two blocks of 83 threads.
+#[test]
+fn votes_a_target_lacks_go_through_ballot() {
+    let src = "\
+.version 6.0
+.target sm_30
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<12>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 3;
+	setp.lt.u32 %p2, %r1, 40;
+	mov.u32 %r10, 7;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 bra $SKIP;
+	activemask.b32 %r3;
+	and.b32 %r4, %r1, 8;
+	setp.ne.u32 %p3, %r4, 0;
+	vote.sync.any.pred %p4, %p3, %r3;
+	vote.sync.all.pred %p5, !%p3, %r3;
+	vote.sync.uni.pred %p6, %p2, %r3;
+	vote.sync.uni.pred %p9, %p3, %r3;
+	vote.sync.ballot.b32 %r5, %p3, %r3;
+	vote.sync.ballot.b32 %r6, %p2, %r3;
+	@%p2 vote.sync.any.pred %p7, !%p3, %r6;
+	@%p2 vote.sync.all.pred %p10, %p3, %r6;
+	@%p2 vote.sync.uni.pred %p8, %p3, %r6;
+	@%p2 vote.sync.ballot.b32 %r11, !%p3, %r6;
+	vote.ballot.b32 %r7, %p3;
+	@%p2 vote.ballot.b32 %r12, %p3;
+	selp.u32 %r13, 1, 0, %p4;
+	selp.u32 %r14, 2, 0, %p5;
+	selp.u32 %r15, 4, 0, %p6;
+	selp.u32 %r16, 8, 0, %p9;
+	selp.u32 %r17, 16, 0, %p7;
+	selp.u32 %r18, 32, 0, %p8;
+	selp.u32 %r19, 64, 0, %p10;
+	add.s32 %r10, %r13, %r14;
+	add.s32 %r10, %r10, %r15;
+	add.s32 %r10, %r10, %r16;
+	add.s32 %r10, %r10, %r17;
+	add.s32 %r10, %r10, %r18;
+	add.s32 %r10, %r10, %r19;
+	xor.b32 %r10, %r10, %r5;
+	shl.b32 %r20, %r6, 1;
+	xor.b32 %r10, %r10, %r20;
+	shl.b32 %r21, %r7, 2;
+	xor.b32 %r10, %r10, %r21;
+	@%p2 xor.b32 %r10, %r10, %r11;
+	@%p2 add.s32 %r10, %r10, %r12;
+$SKIP:
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r10;
+	ret;
+}
+";
+    let case = r#"{"grid": [2,1,1], "block": [83,1,1],
+        "buffers": {"out": {"type": "u32", "zeros": 166}}, "params": [{"buffer": "out"}]}"#;
+    let run = |t: &str| {
+        let m = ptx_parse::parse_module(t).unwrap();
+        ptx_eval::case::run_case(&m, case, 1 << 26).unwrap()["buffers"].clone()
+    };
+    let before = run(src);
+    let vals: std::collections::BTreeSet<String> = before["out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    assert!(vals.len() > 4, "the votes must differ: {vals:?}");
+    for target in ["sm_20", "sm_12"] {
+        let out = legalize(src, target);
+        assert!(!out.contains("vote.sync"), "{target}:\n{out}");
+        assert_eq!(
+            out.contains("vote.ballot"),
+            target == "sm_20",
+            "{target}:\n{out}"
+        );
+        assert_eq!(run(&out), before, "{target}:\n{out}");
+    }
+}

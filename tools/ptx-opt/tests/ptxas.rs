@@ -123,3 +123,65 @@ fn ptxas_accepts_printed_output() {
     assert!(checked >= 90, "only {checked} files checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every vop2 form after `lower-vsub2` (six operations × eight type
+/// triples × plain/`.sat`/`.add` × three masks, and a selector pair), in
+/// one kernel per target, assembles for sm_75, sm_80, sm_90, sm_100 and
+/// sm_120 — the half-word SIMD instructions included where they are used
+/// (sm_90 and newer at this `.version`).
+#[test]
+fn ptxas_accepts_every_vop2_lowering() {
+    let Some(ptxas) = find_ptxas() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "ptxas is required under CI: run scripts/install-ptxas.sh"
+        );
+        eprintln!("skipped: ptxas not found (run scripts/install-ptxas.sh)");
+        return;
+    };
+    let mut body = String::new();
+    let mut n = 10;
+    for op in ["vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2"] {
+        for d in ["u32", "s32"] {
+            for a in ["u32", "s32"] {
+                for b in ["u32", "s32"] {
+                    for mode in ["", ".sat", ".add"] {
+                        for (mask, sel) in [("", ""), (".h0", ".h01"), (".h1", "")] {
+                            body.push_str(&format!(
+                                "\t{op}.{d}.{a}.{b}{mode} %r{n}{mask}, %r1{sel}, %r2, %r3;\n\
+                                 \txor.b32 %r4, %r4, %r{n};\n"
+                            ));
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let tmp = std::env::temp_dir().join(format!("ptx-opt-vop2-ptxas-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut cfg = ptx_opt::Config::default();
+    cfg.passes.push((
+        ptx_passes::registry::lookup("lower-vsub2").unwrap(),
+        Vec::new(),
+    ));
+    let mut failures = Vec::new();
+    for target in ["sm_75", "sm_80", "sm_90", "sm_100", "sm_120"] {
+        let src = format!(
+            ".version 8.7\n.target {target}\n.address_size 64\n\
+             .visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<{n}>;\n\t.reg .b64 %rd<2>;\n\
+             \tld.param.u64 %rd1, [p];\n\tld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n\
+             {body}\tst.global.u32 [%rd1], %r4;\n\tret;\n}}\n"
+        );
+        let out = ptx_opt::process_with(src.as_bytes(), &cfg).unwrap().text;
+        assert!(!out.contains("vsub2.s32"), "{target}: not lowered");
+        assert_eq!(out.contains("16x2"), target != "sm_75" && target != "sm_80");
+        let file = tmp.join(format!("{target}.ptx"));
+        std::fs::write(&file, &out).unwrap();
+        if let Err(e) = assembles(&ptxas, target, &file) {
+            failures.push(format!("{target}: {e}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -14,8 +14,13 @@ pub const HALVES: [u32; 12] = [
 /// A kernel whose thread `t` loads `%r1, %r2, %r3` from triple `t` of the
 /// first buffer, runs `inst` and stores `%r3` to word `t` of the second.
 pub fn kernel(inst: &str) -> String {
+    kernel_for(inst, "7.0", "sm_80")
+}
+
+/// [`kernel`] with another `.version` and `.target`.
+pub fn kernel_for(inst: &str, version: &str, target: &str) -> String {
     format!(
-        ".version 7.0\n.target sm_80\n.address_size 64\n\
+        ".version {version}\n.target {target}\n.address_size 64\n\
          .visible .entry k(.param .u64 pin, .param .u64 pout)\n{{\n\
          .reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n\
          ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\n\
