@@ -108,6 +108,25 @@ impl AnalysisManager {
         self.loops.as_ref().expect("just computed")
     }
 
+    /// Moves the CFG and dominator tree out of the cache (computing what
+    /// is missing), for a pass that rewrites the function while it reads
+    /// them; [`AnalysisManager::restore`] puts them back if it changed
+    /// nothing.
+    pub fn take_cfg_domtree(&mut self, f: &Function) -> (ControlFlowGraph, DominatorTree) {
+        self.domtree(f);
+        (
+            self.cfg.take().expect("computed"),
+            self.domtree.take().expect("computed"),
+        )
+    }
+
+    /// Returns analyses taken with [`AnalysisManager::take_cfg_domtree`],
+    /// still current.
+    pub fn restore(&mut self, cfg: ControlFlowGraph, dt: DominatorTree) {
+        self.cfg = Some(cfg);
+        self.domtree = Some(dt);
+    }
+
     /// Records that the function needs PTX ISA `v` or newer.
     pub fn require_ptx(&mut self, v: (u32, u32)) {
         self.min_ptx = Some(self.min_ptx.map_or(v, |m| m.max(v)));

@@ -48,6 +48,8 @@ impl Pass for Dce {
         let blocks: Vec<ptx_ir::Block> = f.layout.blocks().collect();
         let mut live_inst: SecondaryMap<Inst, bool> = SecondaryMap::new();
         let mut live_val: SecondaryMap<Value, bool> = SecondaryMap::new();
+        live_inst.reserve(f.dfg.insts.len());
+        live_val.reserve(f.dfg.values.len());
         let mut work: Vec<Value> = Vec::new();
         // Where each block's arguments come from: (terminator, target index).
         let mut incoming: SecondaryMap<ptx_ir::Block, Vec<(Inst, usize)>> = SecondaryMap::new();

@@ -298,16 +298,6 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
     let d = f.inst(i);
     let (guard, dv, src) = (d.guard, d.operands[0].clone(), d.operands[1].clone());
     let m = d.operands.get(2).cloned();
-    let lane_sym = f.ops.sym("%laneid");
-    let lane = def(
-        f,
-        i,
-        "mov.u32",
-        Type::B32,
-        smallvec![Operand::Special(lane_sym)],
-        None,
-    );
-    let lane = Operand::Value(lane);
     // The source as a plain predicate (and/or take no `!`).
     let a = match src {
         Operand::Not(p) => def(
@@ -319,8 +309,19 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
             None,
         ),
         Operand::Value(p) => p,
+        // Not a predicate source: nothing emitted, nothing to do.
         _ => return,
     };
+    let lane_sym = f.ops.sym("%laneid");
+    let lane = def(
+        f,
+        i,
+        "mov.u32",
+        Type::B32,
+        smallvec![Operand::Special(lane_sym)],
+        None,
+    );
+    let lane = Operand::Value(lane);
     let a = Operand::Value(a);
     let zero = Operand::Imm(Imm::int(0));
     if mode == Mode::Ballot {

@@ -52,13 +52,21 @@ impl Pass for SimplifyCfg {
         "simplify-cfg"
     }
 
-    fn run(&mut self, f: &mut Function, _am: &mut AnalysisManager) -> Preserved {
+    fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
         let mut changed = false;
         let pinned = table_labels(f);
+        // The first round reads the cached analyses (current on entry).
+        let mut cached = Some(am.take_cfg_domtree(f));
         loop {
-            let cfg = ControlFlowGraph::compute(f);
-            let dt = DominatorTree::compute(f, &cfg);
+            let (cfg, dt) = cached.take().unwrap_or_else(|| {
+                let cfg = ControlFlowGraph::compute(f);
+                let dt = DominatorTree::compute(f, &cfg);
+                (cfg, dt)
+            });
             let Some(entry) = f.layout.entry_block() else {
+                if !changed {
+                    am.restore(cfg, dt);
+                }
                 break;
             };
             let blocks: Vec<Block> = f.layout.blocks().collect();
@@ -177,6 +185,9 @@ impl Pass for SimplifyCfg {
             crate::rewrite::replace_all_uses(f, &replaced);
             tracing::debug!(target: "simplify-cfg", function = %f.name, changed = did, "round");
             if !did {
+                if !changed {
+                    am.restore(cfg, dt);
+                }
                 break;
             }
             changed = true;

@@ -230,6 +230,8 @@ pub fn compute_uses(
     insts: impl Iterator<Item = Inst>,
 ) -> SecondaryMap<Value, SmallVec<[Inst; 2]>> {
     let mut uses: SecondaryMap<Value, SmallVec<[Inst; 2]>> = SecondaryMap::new();
+    // Every value may be used: one allocation instead of regrowth.
+    uses.reserve(dfg.values.len());
     for i in insts {
         dfg.insts[i].for_each_use(|v| {
             let l = &mut uses[v];

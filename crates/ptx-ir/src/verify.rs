@@ -404,6 +404,7 @@ fn check_dominance(v: &mut Verifier, dt: &DominatorTree) {
     let f = v.f;
     // Position of each instruction within its block.
     let mut seq: SecondaryMap<Inst, u32> = SecondaryMap::new();
+    seq.reserve(f.dfg.insts.len());
     for b in f.layout.blocks() {
         for (k, i) in f.layout.block_insts(b).enumerate() {
             seq[i] = k as u32 + 1;

@@ -2,7 +2,9 @@
 //! pairs of edge half-word pairs (12⁴ = 20,736) and 100,000 random
 //! triples: the six operations × eight type triples × plain/`.sat`/`.add`
 //! × four destination masks × four selector pairs (the default and three
-//! others). Prints one line per operation and exits 1 on any difference.
+//! others), on sm_80 and, where the half-word SIMD instructions apply, on
+//! sm_90 with PTX 8.0. Prints one line per operation and exits 1 on any
+//! difference.
 //! (The test suite runs a shorter version: `tests/lower_vsub2.rs`.)
 //!
 //! ```text
@@ -15,7 +17,7 @@ use ptx_passes::registry::lookup;
 #[path = "../tests/vop2_harness/mod.rs"]
 mod vop2_harness;
 
-use vop2_harness::{inputs_from, kernel, padded, run, HALVES};
+use vop2_harness::{inputs_from, kernel, kernel_for, padded, run, HALVES};
 
 fn main() {
     let random = std::env::args()
@@ -53,6 +55,15 @@ fn main() {
                                     bad += 1;
                                 }
                                 here += 1;
+                                let src = kernel_for(&inst, "8.0", "sm_90");
+                                let out = process_with(src.as_bytes(), &cfg).unwrap().text;
+                                if out.contains("16x2") {
+                                    if run(&src, &data) != run(&out, &data) {
+                                        eprintln!("DIFFERS on sm_90: {inst}");
+                                        bad += 1;
+                                    }
+                                    here += 1;
+                                }
                             }
                         }
                     }
