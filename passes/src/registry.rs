@@ -49,7 +49,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "legalize",
-        summary: "rewrite what the target refuses: non-sync vote on sm_70+, vote.sync below sm_30/PTX 6.0",
+        summary: "rewrite what the target refuses: non-sync vote on sm_70+, vote.sync below sm_30/PTX 6.0, ballot below sm_20",
         params: &[],
         idempotent: true,
         create: |_| Box::new(crate::lower_vote::LowerVote { only_when_needed: true }),
@@ -71,14 +71,14 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "lower-vote",
-        summary: "non-sync vote becomes activemask + vote.sync (and back for targets without .sync)",
+        summary: "non-sync vote becomes activemask + vote.sync (and back, through ballot, for targets without .sync)",
         params: &[],
         idempotent: true,
         create: |_| Box::new(crate::lower_vote::LowerVote { only_when_needed: false }),
     },
     PassInfo {
         name: "lower-vsub2",
-        summary: "lower the vop2 family (vadd2, vsub2, vavrg2, vabsdiff2, vmin2, vmax2) to 32-bit arithmetic",
+        summary: "lower the vop2 family (vadd2, vsub2, vavrg2, vabsdiff2, vmin2, vmax2) to 32-bit or 16x2 arithmetic",
         params: &[],
         idempotent: true,
         create: |_| Box::new(crate::lower_vsub2::LowerVsub2),
