@@ -1452,6 +1452,17 @@ impl Pass for Lop3Fuse {
         if target.is_some_and(|t| t.sm < 50) {
             return Preserved::All;
         }
+        // Both mappings start from a logic instruction: without one, skip
+        // the use lists.
+        let logic = f.layout_insts().into_iter().any(|i| {
+            matches!(
+                f.op(i).opcode,
+                Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not | Opcode::Lop3
+            )
+        });
+        if !logic {
+            return Preserved::All;
+        }
         let blocks: Vec<_> = f.layout.blocks().collect();
         let uses = f.uses();
         let mut copies = FxHashMap::default();
