@@ -9,8 +9,8 @@
 //! ```
 //!
 //! Forms: the six operations × eight type triples × plain/`.sat`/`.add`
-//! × four destination masks, default selectors, plus each operation with
-//! a non-default selector pair. `--quick`: the s32 and u32 type triples
+//! × three destination masks (both halves, `.h0`, `.h1`), default
+//! selectors, plus each operation with a non-default selector pair. `--quick`: the s32 and u32 type triples
 //! only. Tools: `PTXAS`, `NVDISASM` (default: the copies
 //! `scripts/install-bench-tools.sh` installs in `.tools/`); without them
 //! the bench says so and stops.
