@@ -37,6 +37,15 @@ pub struct TargetInfo {
 }
 
 impl TargetInfo {
+    /// Whether `feature` may be written for this target and version.
+    pub fn allows(&self, feature: ptx_target::Feature) -> bool {
+        let sm = ptx_target::Sm {
+            number: self.sm,
+            suffix: None,
+        };
+        feature.allowed(sm, ptx_target::PtxVersion(self.ptx.0, self.ptx.1))
+    }
+
     /// Reads `sm_XX` (with an optional `a`/`f` suffix) and a version.
     pub fn parse(sm: &str, ptx: (u32, u32)) -> Option<TargetInfo> {
         let digits = sm.strip_prefix("sm_")?.trim_end_matches(['a', 'f']);
@@ -108,23 +117,15 @@ impl AnalysisManager {
         self.loops.as_ref().expect("just computed")
     }
 
-    /// Moves the CFG and dominator tree out of the cache (computing what
-    /// is missing), for a pass that rewrites the function while it reads
-    /// them; [`AnalysisManager::restore`] puts them back if it changed
-    /// nothing.
-    pub fn take_cfg_domtree(&mut self, f: &Function) -> (ControlFlowGraph, DominatorTree) {
+    /// The control-flow graph and the dominator tree together, for a pass
+    /// that reads both while it rewrites the function (the cache is
+    /// separate from the function, so the borrows do not clash).
+    pub fn cfg_domtree(&mut self, f: &Function) -> (&ControlFlowGraph, &DominatorTree) {
         self.domtree(f);
         (
-            self.cfg.take().expect("computed"),
-            self.domtree.take().expect("computed"),
+            self.cfg.as_ref().expect("computed"),
+            self.domtree.as_ref().expect("computed"),
         )
-    }
-
-    /// Returns analyses taken with [`AnalysisManager::take_cfg_domtree`],
-    /// still current.
-    pub fn restore(&mut self, cfg: ControlFlowGraph, dt: DominatorTree) {
-        self.cfg = Some(cfg);
-        self.domtree = Some(dt);
     }
 
     /// Records that the function needs PTX ISA `v` or newer.

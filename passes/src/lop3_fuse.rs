@@ -1454,12 +1454,16 @@ impl Pass for Lop3Fuse {
         }
         // Both mappings start from a logic instruction: without one, skip
         // the use lists.
-        let logic = f.layout_insts().into_iter().any(|i| {
-            matches!(
-                f.op(i).opcode,
-                Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not | Opcode::Lop3
-            )
-        });
+        let logic = f
+            .layout
+            .blocks()
+            .flat_map(|b| f.layout.block_insts(b))
+            .any(|i| {
+                matches!(
+                    f.op(i).opcode,
+                    Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not | Opcode::Lop3
+                )
+            });
         if !logic {
             return Preserved::All;
         }

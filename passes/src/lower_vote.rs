@@ -42,10 +42,11 @@
 //!                                        vote.sync.any.pred %p2, %p1, %r1;
 //! ```
 
+use crate::rewrite::{insert_before, reform};
 use crate::{AnalysisManager, Pass, Preserved};
-use ptx_ir::{Function, Guard, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
-use ptx_target::{Feature, PtxVersion, Sm};
-use smallvec::{smallvec, SmallVec};
+use ptx_ir::{Function, Imm, Inst, Opcode, Operand, Type};
+use ptx_target::Feature;
+use smallvec::smallvec;
 
 /// The pass; `legalize` rewrites only what the target needs.
 pub struct LowerVote {
@@ -79,24 +80,15 @@ impl Pass for LowerVote {
     }
 
     fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
-        let target = am.target.map(|t| {
-            (
-                Sm {
-                    number: t.sm,
-                    suffix: None,
-                },
-                PtxVersion(t.ptx.0, t.ptx.1),
-            )
-        });
+        let target = am.target;
         // What to do on this target.
-        let has_sync = target.is_none_or(|(sm, _)| sm.number >= 30);
-        let backward = target.is_some_and(|(sm, ptx)| !Feature::VoteSync.allowed(sm, ptx));
-        let forward = has_sync
-            && !backward
-            && (!self.only_when_needed || target.is_some_and(|(sm, _)| sm.number >= 70));
+        let has_sync = target.is_none_or(|t| t.sm >= 30);
+        let backward = target.is_some_and(|t| !t.allows(Feature::VoteSync));
+        let forward =
+            has_sync && !backward && (!self.only_when_needed || target.is_some_and(|t| t.sm >= 70));
         // Below sm_20 there is no ballot; below sm_12 no vote at all.
-        let has_vote = target.is_none_or(|(sm, ptx)| Feature::NonSyncVote.allowed(sm, ptx));
-        let has_ballot = target.is_none_or(|(sm, _)| sm.number >= 20);
+        let has_vote = target.is_none_or(|t| t.allows(Feature::NonSyncVote));
+        let has_ballot = target.is_none_or(|t| t.sm >= 20);
         let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
@@ -105,18 +97,9 @@ impl Pass for LowerVote {
             }
             let d = f.inst(i);
             if forward && !is_sync(f, i) && d.operands.len() == 2 {
-                let guard = d.guard;
-                let am_op = f.ops.intern(Opcode::Activemask, &[Mod::Type(Type::B32)]);
-                let m = f.insert_def_before(i, am_op, Type::B32, []);
-                let ValueDef::Result(a, _) = f.dfg.values[m].def else {
-                    unreachable!("insert_def_before defines its result")
-                };
-                if guard.is_some() {
-                    // Guarded off, the register keeps whatever it held.
-                    let old = f.dfg.make_value(Type::B32, ValueDef::Undef, None);
-                    f.dfg.insts[a].guard = guard;
-                    f.dfg.insts[a].ties.push(old);
-                }
+                // Under the vote's guard, so that the mask holds exactly
+                // the lanes that execute the vote.
+                let m = insert_before(f, i, "activemask.b32", Type::B32, smallvec![], d.guard);
                 let op = f.ops.intern_text(&respell(f, i, true));
                 let d = &mut f.dfg.insts[i];
                 d.op = op;
@@ -181,39 +164,6 @@ fn mode(f: &Function, i: Inst) -> Option<Mode> {
     .map(|(_, m)| m)
 }
 
-/// Inserts `text d, srcs` before `at`, `d` a new value of type `ty`. With
-/// a guard (the collective votes: the lanes taking part must be the
-/// original's), `d` keeps an undefined old value where the guard is off.
-fn def(
-    f: &mut Function,
-    at: Inst,
-    text: &str,
-    ty: Type,
-    srcs: SmallVec<[Operand; 3]>,
-    guard: Option<Guard>,
-) -> Value {
-    let op = f.ops.intern_text(text);
-    let v = f.insert_def_before(at, op, ty, srcs);
-    if guard.is_some() {
-        let ValueDef::Result(inst, _) = f.dfg.values[v].def else {
-            unreachable!("insert_def_before defines its result")
-        };
-        let old = f.dfg.make_value(ty, ValueDef::Undef, None);
-        f.dfg.insts[inst].guard = guard;
-        f.dfg.insts[inst].ties.push(old);
-    }
-    v
-}
-
-/// Turns `i` into `text` with `operands` (destination first), keeping its
-/// result, guard and tied value.
-fn replace(f: &mut Function, i: Inst, text: &str, operands: SmallVec<[Operand; 3]>) {
-    let op = f.ops.intern_text(text);
-    let d = &mut f.dfg.insts[i];
-    d.op = op;
-    d.operands = operands;
-}
-
 /// `{!}p` negated.
 fn negate(o: &Operand) -> Operand {
     match o {
@@ -243,11 +193,11 @@ fn through_ballot(f: &mut Function, i: Inst, mode: Mode) {
         d.operands[2].clone(),
     );
     let voted = if mode == Mode::All { negate(&src) } else { src };
-    let t = def(f, i, "vote.ballot.b32", Type::B32, smallvec![voted], guard);
+    let t = insert_before(f, i, "vote.ballot.b32", Type::B32, smallvec![voted], guard);
     if mode == Mode::Ballot {
-        return replace(f, i, "and.b32", smallvec![dv, Operand::Value(t), m]);
+        return reform(f, i, "and.b32", smallvec![dv, Operand::Value(t), m]);
     }
-    let b = def(
+    let b = insert_before(
         f,
         i,
         "and.b32",
@@ -257,10 +207,10 @@ fn through_ballot(f: &mut Function, i: Inst, mode: Mode) {
     );
     let zero = Operand::Imm(Imm::int(0));
     match mode {
-        Mode::Any => replace(f, i, "setp.ne.b32", smallvec![dv, Operand::Value(b), zero]),
-        Mode::All => replace(f, i, "setp.eq.b32", smallvec![dv, Operand::Value(b), zero]),
+        Mode::Any => reform(f, i, "setp.ne.b32", smallvec![dv, Operand::Value(b), zero]),
+        Mode::All => reform(f, i, "setp.eq.b32", smallvec![dv, Operand::Value(b), zero]),
         _ => {
-            let none = def(
+            let none = insert_before(
                 f,
                 i,
                 "setp.eq.b32",
@@ -268,7 +218,7 @@ fn through_ballot(f: &mut Function, i: Inst, mode: Mode) {
                 smallvec![Operand::Value(b), zero],
                 None,
             );
-            let every = def(
+            let every = insert_before(
                 f,
                 i,
                 "setp.eq.b32",
@@ -276,7 +226,7 @@ fn through_ballot(f: &mut Function, i: Inst, mode: Mode) {
                 smallvec![Operand::Value(b), m],
                 None,
             );
-            replace(
+            reform(
                 f,
                 i,
                 "or.pred",
@@ -300,7 +250,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
     let m = d.operands.get(2).cloned();
     // The source as a plain predicate (and/or take no `!`).
     let a = match src {
-        Operand::Not(p) => def(
+        Operand::Not(p) => insert_before(
             f,
             i,
             "not.pred",
@@ -313,7 +263,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
         _ => return,
     };
     let lane_sym = f.ops.sym("%laneid");
-    let lane = def(
+    let lane = insert_before(
         f,
         i,
         "mov.u32",
@@ -327,7 +277,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
     if mode == Mode::Ballot {
         let mut acc: Option<Operand> = None;
         for k in 0..32u32 {
-            let at_k = def(
+            let at_k = insert_before(
                 f,
                 i,
                 "setp.eq.u32",
@@ -335,7 +285,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
                 smallvec![lane.clone(), Operand::Imm(Imm::int(k as i64))],
                 None,
             );
-            let q = def(
+            let q = insert_before(
                 f,
                 i,
                 "and.pred",
@@ -343,7 +293,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
                 smallvec![a.clone(), Operand::Value(at_k)],
                 None,
             );
-            let s = def(
+            let s = insert_before(
                 f,
                 i,
                 "vote.any.pred",
@@ -352,7 +302,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
                 guard,
             );
             let bit = Operand::Imm(Imm::hex(1u64 << k));
-            let b = def(
+            let b = insert_before(
                 f,
                 i,
                 "selp.b32",
@@ -362,7 +312,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
             );
             acc = Some(match acc {
                 None => Operand::Value(b),
-                Some(x) => Operand::Value(def(
+                Some(x) => Operand::Value(insert_before(
                     f,
                     i,
                     "or.b32",
@@ -374,14 +324,14 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
         }
         let acc = acc.expect("32 lanes");
         return match m {
-            Some(m) => replace(f, i, "and.b32", smallvec![dv, acc, m]),
-            None => replace(f, i, "mov.b32", smallvec![dv, acc]),
+            Some(m) => reform(f, i, "and.b32", smallvec![dv, acc, m]),
+            None => reform(f, i, "mov.b32", smallvec![dv, acc]),
         };
     }
     let Some(m) = m else { return };
     // Bit `laneid` of the mask.
-    let shifted = def(f, i, "shr.b32", Type::B32, smallvec![m, lane], None);
-    let bit = def(
+    let shifted = insert_before(f, i, "shr.b32", Type::B32, smallvec![m, lane], None);
+    let bit = insert_before(
         f,
         i,
         "and.b32",
@@ -391,8 +341,8 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
     );
     let bit = Operand::Value(bit);
     if mode == Mode::Any {
-        let inside = def(f, i, "setp.ne.b32", Type::Pred, smallvec![bit, zero], None);
-        let q = def(
+        let inside = insert_before(f, i, "setp.ne.b32", Type::Pred, smallvec![bit, zero], None);
+        let q = insert_before(
             f,
             i,
             "and.pred",
@@ -400,17 +350,17 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
             smallvec![a, Operand::Value(inside)],
             None,
         );
-        return replace(f, i, "vote.any.pred", smallvec![dv, Operand::Value(q)]);
+        return reform(f, i, "vote.any.pred", smallvec![dv, Operand::Value(q)]);
     }
-    let out = def(f, i, "setp.eq.b32", Type::Pred, smallvec![bit, zero], None);
+    let out = insert_before(f, i, "setp.eq.b32", Type::Pred, smallvec![bit, zero], None);
     let out = Operand::Value(out);
     match mode {
         Mode::All => {
-            let q = def(f, i, "or.pred", Type::Pred, smallvec![a, out], None);
-            replace(f, i, "vote.all.pred", smallvec![dv, Operand::Value(q)]);
+            let q = insert_before(f, i, "or.pred", Type::Pred, smallvec![a, out], None);
+            reform(f, i, "vote.all.pred", smallvec![dv, Operand::Value(q)]);
         }
         _ => {
-            let q1 = def(
+            let q1 = insert_before(
                 f,
                 i,
                 "or.pred",
@@ -418,7 +368,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
                 smallvec![a.clone(), out.clone()],
                 None,
             );
-            let x1 = def(
+            let x1 = insert_before(
                 f,
                 i,
                 "vote.all.pred",
@@ -426,8 +376,8 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
                 smallvec![Operand::Value(q1)],
                 guard,
             );
-            let na = def(f, i, "not.pred", Type::Pred, smallvec![a], None);
-            let q2 = def(
+            let na = insert_before(f, i, "not.pred", Type::Pred, smallvec![a], None);
+            let q2 = insert_before(
                 f,
                 i,
                 "or.pred",
@@ -435,7 +385,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
                 smallvec![Operand::Value(na), out],
                 None,
             );
-            let x2 = def(
+            let x2 = insert_before(
                 f,
                 i,
                 "vote.all.pred",
@@ -443,7 +393,7 @@ fn through_lane_votes(f: &mut Function, i: Inst, mode: Mode) {
                 smallvec![Operand::Value(q2)],
                 guard,
             );
-            replace(
+            reform(
                 f,
                 i,
                 "or.pred",

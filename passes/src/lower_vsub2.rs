@@ -60,9 +60,10 @@
 //!                                             prmt.b32 %r3, %r9, %r4, 0x7610;
 //! ```
 
+use crate::rewrite::{insert_before, reform};
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::{Function, Imm, Inst, Opcode, Operand, Type, Value};
-use ptx_target::{Feature, PtxVersion, Sm};
+use ptx_target::Feature;
 use smallvec::{smallvec, SmallVec};
 
 /// The pass.
@@ -96,8 +97,7 @@ struct Emit<'a> {
 impl Emit<'_> {
     /// A new unguarded `text d, srcs` before the vop2; returns `d`.
     fn op(&mut self, text: &str, srcs: SmallVec<[Operand; 3]>) -> Operand {
-        let op = self.f.ops.intern_text(text);
-        Operand::Value(self.f.insert_def_before(self.at, op, Type::B32, srcs))
+        Operand::Value(insert_before(self.f, self.at, text, Type::B32, srcs, None))
     }
 }
 
@@ -426,13 +426,7 @@ impl Pass for LowerVsub2 {
     fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
         let lop3 = am.target.is_none_or(|t| t.sm >= 50);
         // Only where the module's version already has them: no raise.
-        let simd16 = am.target.is_some_and(|t| {
-            let sm = Sm {
-                number: t.sm,
-                suffix: None,
-            };
-            Feature::Simd16x2.allowed(sm, PtxVersion(t.ptx.0, t.ptx.1))
-        });
+        let simd16 = am.target.is_some_and(|t| t.allows(Feature::Simd16x2));
         let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
@@ -443,10 +437,7 @@ impl Pass for LowerVsub2 {
             if simd16 {
                 let mut e = Emit { f, at: i };
                 if let Some((text, operands)) = lower_simd16(&mut e, &v, d) {
-                    let new = f.ops.intern_text(text);
-                    let data = &mut f.dfg.insts[i];
-                    data.op = new;
-                    data.operands = operands;
+                    reform(f, i, text, operands);
                     changed = true;
                     continue;
                 }
@@ -457,10 +448,7 @@ impl Pass for LowerVsub2 {
             if !swar(&v) {
                 let mut e = Emit { f, at: i };
                 let (text, operands) = lower_general(&mut e, &v, d);
-                let new = f.ops.intern_text(text);
-                let data = &mut f.dfg.insts[i];
-                data.op = new;
-                data.operands = operands;
+                reform(f, i, text, operands);
                 changed = true;
                 continue;
             }
@@ -521,10 +509,7 @@ impl Pass for LowerVsub2 {
                     }
                 }
             };
-            let new = f.ops.intern_text(text);
-            let data = &mut f.dfg.insts[i];
-            data.op = new;
-            data.operands = operands;
+            reform(f, i, text, operands);
             changed = true;
         }
         Preserved::cfg_if(changed)

@@ -1,12 +1,49 @@
-//! Rewriting uses of values, shared by the passes that replace one value
-//! by another (`const-fold`, `copy-prop`, `cse`, `simplify-cfg`).
+//! Rewriting shared by the passes: uses of values replaced by other
+//! values (`const-fold`, `copy-prop`, `cse`, `simplify-cfg`), and
+//! instructions inserted or re-spelled by the lowerings (`lower-vsub2`,
+//! `lower-vote`).
 //!
 //! A use is a guard predicate, a source operand (an operand that is not
 //! also a result of the same instruction), a tie, or a branch argument.
 //! Results are never rewritten.
 
-use ptx_ir::{Function, Inst, Value};
+use ptx_ir::{Function, Guard, Inst, Operand, Type, Value, ValueDef};
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// Inserts `text d, srcs…` before `at`, `d` a new value of type `ty`.
+/// Under `guard`, `d` is tied to an undefined old value, which it keeps
+/// where the guard is off (for a collective instruction, such as a vote,
+/// whose participating lanes must be the original's).
+pub fn insert_before(
+    f: &mut Function,
+    at: Inst,
+    text: &str,
+    ty: Type,
+    srcs: SmallVec<[Operand; 3]>,
+    guard: Option<Guard>,
+) -> Value {
+    let op = f.ops.intern_text(text);
+    let v = f.insert_def_before(at, op, ty, srcs);
+    if guard.is_some() {
+        let ValueDef::Result(inst, _) = f.dfg.values[v].def else {
+            unreachable!("insert_def_before defines its result")
+        };
+        let old = f.dfg.make_value(ty, ValueDef::Undef, None);
+        f.dfg.insts[inst].guard = guard;
+        f.dfg.insts[inst].ties.push(old);
+    }
+    v
+}
+
+/// Turns `i` into `text` with `operands` (destination first), keeping its
+/// results, guard and tied values.
+pub fn reform(f: &mut Function, i: Inst, text: &str, operands: SmallVec<[Operand; 3]>) {
+    let op = f.ops.intern_text(text);
+    let d = &mut f.dfg.insts[i];
+    d.op = op;
+    d.operands = operands;
+}
 
 /// Rewrites every use in instruction `i` through `map`.
 pub fn rewrite_inst_uses(f: &mut Function, i: Inst, map: impl Fn(Value) -> Value) {

@@ -55,18 +55,20 @@ impl Pass for SimplifyCfg {
     fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
         let mut changed = false;
         let pinned = table_labels(f);
-        // The first round reads the cached analyses (current on entry).
-        let mut cached = Some(am.take_cfg_domtree(f));
+        // The first round reads the cached analyses (current on entry);
+        // later rounds, after changes, compute their own.
+        let mut fresh: Option<(ControlFlowGraph, DominatorTree)> = None;
         loop {
-            let (cfg, dt) = cached.take().unwrap_or_else(|| {
+            if changed {
                 let cfg = ControlFlowGraph::compute(f);
                 let dt = DominatorTree::compute(f, &cfg);
-                (cfg, dt)
-            });
+                fresh = Some((cfg, dt));
+            }
+            let (cfg, dt) = match &fresh {
+                Some((cfg, dt)) => (cfg, dt),
+                None => am.cfg_domtree(f),
+            };
             let Some(entry) = f.layout.entry_block() else {
-                if !changed {
-                    am.restore(cfg, dt);
-                }
                 break;
             };
             let blocks: Vec<Block> = f.layout.blocks().collect();
@@ -185,9 +187,6 @@ impl Pass for SimplifyCfg {
             crate::rewrite::replace_all_uses(f, &replaced);
             tracing::debug!(target: "simplify-cfg", function = %f.name, changed = did, "round");
             if !did {
-                if !changed {
-                    am.restore(cfg, dt);
-                }
                 break;
             }
             changed = true;

@@ -107,11 +107,7 @@ fn ident_cont(c: u8) -> bool {
 impl<'s> Lexer<'s> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'s str) -> Self {
-        Lexer {
-            src,
-            bytes: src.as_bytes(),
-            pos: 0,
-        }
+        Self::new_at(src, 0)
     }
 
     /// A lexer starting at byte `offset` of `src` (a token boundary; the

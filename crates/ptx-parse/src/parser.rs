@@ -114,7 +114,7 @@ pub struct Parser<'s> {
     depth: u32,
     /// Set by [`Parser::defer_unknown_symbols`]: an undeclared identifier
     /// becomes a symbol and is listed here for the caller to check.
-    deferred: Option<Vec<(&'s str, u32)>>,
+    deferred: Option<Vec<&'s str>>,
 }
 
 /// Deepest operand (`{`, `(`, `[`) or expression nesting accepted.
@@ -147,7 +147,10 @@ const FUNC_ATTRS: &[&str] = &[
 impl<'s> Parser<'s> {
     /// A parser at the start of `src`.
     pub fn new(src: &'s str) -> Result<Self, Diagnostic> {
-        let mut lex = Lexer::new(src);
+        Self::start(Lexer::new(src), Header::Start)
+    }
+
+    fn start(mut lex: Lexer<'s>, state: Header) -> Result<Self, Diagnostic> {
         let tok = lex.next_token()?;
         Ok(Parser {
             lex,
@@ -155,7 +158,7 @@ impl<'s> Parser<'s> {
             peeked: None,
             globals: FxHashSet::default(),
             defined: FxHashSet::default(),
-            state: Header::Start,
+            state,
             ops: ptx_ir::OpTable::new(),
             last_size: 0,
             depth: 0,
@@ -169,23 +172,19 @@ impl<'s> Parser<'s> {
     /// Symbols declared before `offset` are unknown to it; combine with
     /// [`Parser::defer_unknown_symbols`].
     pub fn new_at(src: &'s str, offset: usize) -> Result<Self, Diagnostic> {
-        let mut p = Parser::new("")?;
-        p.lex = Lexer::new_at(src, offset);
-        p.tok = p.lex.next_token()?;
-        p.state = Header::Body;
-        Ok(p)
+        Self::start(Lexer::new_at(src, offset), Header::Body)
     }
 
     /// From now on an identifier that names nothing declared so far is
     /// taken for a module symbol declared elsewhere (before this parser's
     /// start) instead of an error; [`Parser::deferred_symbols`] lists each
-    /// such use with its position, for the caller to check.
+    /// such use, for the caller to check.
     pub fn defer_unknown_symbols(&mut self) {
         self.deferred.get_or_insert_with(Vec::new);
     }
 
     /// Uses of identifiers accepted by [`Parser::defer_unknown_symbols`].
-    pub fn deferred_symbols(&self) -> &[(&'s str, u32)] {
+    pub fn deferred_symbols(&self) -> &[&'s str] {
         self.deferred.as_deref().unwrap_or(&[])
     }
 
@@ -1639,9 +1638,7 @@ impl<'s> Parser<'s> {
                     Some(s) => s,
                     None if self.globals.contains(t.text) => b.func.ops.sym(t.text),
                     None if self.deferred.is_some() => {
-                        if let Some(d) = &mut self.deferred {
-                            d.push((t.text, t.pos));
-                        }
+                        self.deferred.get_or_insert_with(Vec::new).push(t.text);
                         b.func.ops.sym(t.text)
                     }
                     None if t.text.starts_with('%') => {

@@ -148,7 +148,9 @@ pub enum Feature {
     CompareBf16,
     /// `add.{u16x2,s16x2}` and `min`/`max{.relu}.{u16x2,s16x2}` (PTX 8.0,
     /// sm_90; ptxas 13.5 accepts them on every target from sm_90, refuses
-    /// them with PTX 7.8, and has no `sub`, `abs`, `neg` or `.sat` forms).
+    /// them with PTX 7.8, and has no `sub`, `abs` or `neg` forms;
+    /// `add.sat` on 16x2 exists only for sm_120a from PTX 9.2 and is not
+    /// part of this feature).
     Simd16x2,
 }
 

@@ -11,13 +11,12 @@
 //! cargo run --release -p ptx-opt --example vop2-sweep [RANDOM]
 //! ```
 
-use ptx_opt::{process_with, Config};
-use ptx_passes::registry::lookup;
+use ptx_opt::process_with;
 
 #[path = "../tests/vop2_harness/mod.rs"]
 mod vop2_harness;
 
-use vop2_harness::{inputs_from, kernel, kernel_for, padded, run, HALVES};
+use vop2_harness::{inputs_from, kernel, kernel_for, lower_config, padded, run, HALVES};
 
 fn main() {
     let random = std::env::args()
@@ -25,10 +24,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(100_000);
     let data = padded(inputs_from(&HALVES, random, 0x2545_F491_4F6C_DD1D));
-    let mut cfg = Config::default();
-    cfg.passes
-        .push((lookup("lower-vsub2").unwrap(), Vec::new()));
-    cfg.instrumentation.verify_each = true;
+    let cfg = lower_config();
     let sels = [
         ("", ""),
         (".h01", ".h23"),

@@ -142,10 +142,10 @@ fn part<'s, 'c>(
     }
     Some(Part {
         back,
-        stopped_at: parser.offset().min(text.len()),
+        stopped_at: parser.offset(),
         declared: parser.declared_symbols().clone(),
         defined: parser.defined_functions().clone(),
-        deferred: parser.deferred_symbols().iter().map(|d| d.0).collect(),
+        deferred: parser.deferred_symbols().to_vec(),
     })
 }
 

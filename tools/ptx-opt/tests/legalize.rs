@@ -130,6 +130,25 @@ fn moved_to_a_new_version_they_need_legalize() {
     }
 }
 
+/// The buffers after running kernel `k` of `ptx` on two blocks of 83
+/// threads (a partial last warp) that each store one word to `out`.
+fn two_blocks(ptx: &str) -> serde_json::Value {
+    let case = r#"{"grid": [2,1,1], "block": [83,1,1],
+        "buffers": {"out": {"type": "u32", "zeros": 166}}, "params": [{"buffer": "out"}]}"#;
+    let m = ptx_parse::parse_module(ptx).unwrap();
+    ptx_eval::case::run_case(&m, case, 1 << 26).unwrap()["buffers"].clone()
+}
+
+/// The distinct words stored to `out`.
+fn distinct(buffers: &serde_json::Value) -> std::collections::BTreeSet<String> {
+    buffers["out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string())
+        .collect()
+}
+
 /// The lowered votes compute the same in divergent warps, several warps per
 /// block, with inactive lanes (a partial last warp).
 #[test]
@@ -139,21 +158,10 @@ fn lowered_votes_match_in_divergent_code() {
         .find(|l| l.0 == "vote_divergent.ptx")
         .unwrap();
     let out = legalize(&src, "sm_80");
-    let case = r#"{"grid": [2,1,1], "block": [83,1,1],
-        "buffers": {"out": {"type": "u32", "zeros": 166}}, "params": [{"buffer": "out"}]}"#;
-    let run = |t: &str| {
-        let m = ptx_parse::parse_module(t).unwrap();
-        ptx_eval::case::run_case(&m, case, 1 << 24).unwrap()["buffers"].clone()
-    };
-    let (a, b) = (run(&src), run(&out));
+    let (a, b) = (two_blocks(&src), two_blocks(&out));
     assert_eq!(a, b);
     // The votes really differ between lanes and warps.
-    let vals: std::collections::BTreeSet<String> = a["out"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.to_string())
-        .collect();
+    let vals = distinct(&a);
     assert!(vals.len() > 3, "{vals:?}");
 }
 
@@ -223,19 +231,8 @@ $SKIP:
 	ret;
 }
 ";
-    let case = r#"{"grid": [2,1,1], "block": [83,1,1],
-        "buffers": {"out": {"type": "u32", "zeros": 166}}, "params": [{"buffer": "out"}]}"#;
-    let run = |t: &str| {
-        let m = ptx_parse::parse_module(t).unwrap();
-        ptx_eval::case::run_case(&m, case, 1 << 26).unwrap()["buffers"].clone()
-    };
-    let before = run(src);
-    let vals: std::collections::BTreeSet<String> = before["out"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.to_string())
-        .collect();
+    let before = two_blocks(src);
+    let vals = distinct(&before);
     assert!(vals.len() > 4, "the votes must differ: {vals:?}");
     for target in ["sm_20", "sm_12"] {
         let out = legalize(src, target);
@@ -245,6 +242,6 @@ $SKIP:
             target == "sm_20",
             "{target}:\n{out}"
         );
-        assert_eq!(run(&out), before, "{target}:\n{out}");
+        assert_eq!(two_blocks(&out), before, "{target}:\n{out}");
     }
 }

@@ -5,12 +5,11 @@
 //! plain vadd2/vsub2 over both halves, which stays native because ptxas
 //! does it in fewer instructions).
 
-use ptx_opt::{process_with, Config};
-use ptx_passes::registry::lookup;
+use ptx_opt::process_with;
 
 mod vop2_harness;
 
-use vop2_harness::{inputs_from, kernel, kernel_for, padded, run, HALVES};
+use vop2_harness::{inputs_from, kernel, kernel_for, lower_config, padded, run, HALVES};
 
 /// The test's input seed.
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -27,10 +26,7 @@ fn inputs_with(random: usize) -> Vec<u32> {
 #[test]
 fn every_lowered_form_is_bit_exact() {
     let data = padded(inputs());
-    let mut cfg = Config::default();
-    cfg.passes
-        .push((lookup("lower-vsub2").unwrap(), Vec::new()));
-    cfg.instrumentation.verify_each = true;
+    let cfg = lower_config();
     let mut forms = 0;
     for op in ["vadd2", "vsub2"] {
         for d in ["u32", "s32"] {
@@ -63,10 +59,7 @@ fn every_vop2_form_is_bit_exact() {
     // --example vop2-sweep` runs every form on 100,000 random triples.
     let full = padded(inputs_with(1_000));
     let short = padded(inputs_from(&HALVES[..6], 1_000, SEED));
-    let mut cfg = Config::default();
-    cfg.passes
-        .push((lookup("lower-vsub2").unwrap(), Vec::new()));
-    cfg.instrumentation.verify_each = true;
+    let cfg = lower_config();
     let sels = [
         ("", ""),
         (".h01", ".h23"),
@@ -117,9 +110,7 @@ fn every_vop2_form_is_bit_exact() {
 #[test]
 fn every_selector_pair_is_bit_exact() {
     let data = padded(inputs_with(0));
-    let mut cfg = Config::default();
-    cfg.passes
-        .push((lookup("lower-vsub2").unwrap(), Vec::new()));
+    let cfg = lower_config();
     for x in 0..16 {
         for y in 0..16 {
             for form in ["vsub2.s32.s32.u32.sat", "vmax2.u32.u32.s32.add"] {
@@ -146,10 +137,7 @@ fn every_selector_pair_is_bit_exact() {
 #[test]
 fn simd16x2_forms_on_sm90_are_bit_exact() {
     let data = padded(inputs_with(10_000));
-    let mut cfg = Config::default();
-    cfg.passes
-        .push((lookup("lower-vsub2").unwrap(), Vec::new()));
-    cfg.instrumentation.verify_each = true;
+    let cfg = lower_config();
     let mut used = 0;
     for op in ["vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2"] {
         for d in ["u32", "s32"] {

@@ -8,6 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod vop2_harness;
+
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -26,6 +28,20 @@ fn find_ptxas() -> Option<PathBuf> {
         .ok()
         .filter(|o| o.status.success())
         .map(|_| "ptxas".into())
+}
+
+/// ptxas, or `None` (the test is skipped) when it is missing outside CI;
+/// under CI a missing ptxas fails the test.
+fn ptxas_or_skip() -> Option<PathBuf> {
+    let found = find_ptxas();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "ptxas is required under CI: run scripts/install-ptxas.sh"
+        );
+        eprintln!("skipped: ptxas not found (run scripts/install-ptxas.sh)");
+    }
+    found
 }
 
 /// The `-arch` to check a file with: its own target when newer than sm_80.
@@ -73,12 +89,7 @@ fn o2_config() -> ptx_opt::Config {
 
 #[test]
 fn ptxas_accepts_printed_output() {
-    let Some(ptxas) = find_ptxas() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "ptxas is required under CI: run scripts/install-ptxas.sh"
-        );
-        eprintln!("skipped: ptxas not found (run scripts/install-ptxas.sh)");
+    let Some(ptxas) = ptxas_or_skip() else {
         return;
     };
     let root = workspace().join("crates/ptx-parse/tests");
@@ -131,12 +142,7 @@ fn ptxas_accepts_printed_output() {
 /// (sm_90 and newer at this `.version`).
 #[test]
 fn ptxas_accepts_every_vop2_lowering() {
-    let Some(ptxas) = find_ptxas() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "ptxas is required under CI: run scripts/install-ptxas.sh"
-        );
-        eprintln!("skipped: ptxas not found (run scripts/install-ptxas.sh)");
+    let Some(ptxas) = ptxas_or_skip() else {
         return;
     };
     let mut body = String::new();
@@ -160,11 +166,7 @@ fn ptxas_accepts_every_vop2_lowering() {
     }
     let tmp = std::env::temp_dir().join(format!("ptx-opt-vop2-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
-    let mut cfg = ptx_opt::Config::default();
-    cfg.passes.push((
-        ptx_passes::registry::lookup("lower-vsub2").unwrap(),
-        Vec::new(),
-    ));
+    let cfg = vop2_harness::lower_config();
     let mut failures = Vec::new();
     for target in ["sm_75", "sm_80", "sm_90", "sm_100", "sm_120"] {
         let src = format!(

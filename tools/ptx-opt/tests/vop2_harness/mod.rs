@@ -90,3 +90,14 @@ pub fn run(ptx: &str, data: &[u32]) -> Vec<u32> {
         .map(|k| m.global.read(out + 4 * k, 4).unwrap() as u32)
         .collect()
 }
+
+/// `lower-vsub2` alone, with the verifier after it.
+pub fn lower_config() -> ptx_opt::Config {
+    let mut cfg = ptx_opt::Config::default();
+    cfg.passes.push((
+        ptx_passes::registry::lookup("lower-vsub2").unwrap(),
+        Vec::new(),
+    ));
+    cfg.instrumentation.verify_each = true;
+    cfg
+}
