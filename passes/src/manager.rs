@@ -103,14 +103,16 @@ impl PassManager {
         self.passes.is_empty()
     }
 
-    /// Runs every pass on `f`, writing instrumentation to `log`. An error
-    /// is a verifier failure after a pass (`--verify-each`).
+    /// Runs every pass on `f`, writing instrumentation to `log`; returns
+    /// whether any pass reported a change. An error is a verifier failure
+    /// after a pass (`--verify-each`) or a failed `--check-each`.
     pub fn run(
         &mut self,
         f: &mut Function,
         am: &mut AnalysisManager,
         log: &mut String,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
+        let mut changed = false;
         for k in 0..self.passes.len() {
             let name = self.passes[k].name();
             self.bisect_count += 1;
@@ -141,6 +143,7 @@ impl PassManager {
                 slot.1 += dt;
             }
             am.invalidate(preserved);
+            changed |= preserved.changed();
             if wants(&self.inst.print_after, name) {
                 dump(log, "After", name, f);
             } else if self.inst.print_changed {
@@ -166,7 +169,7 @@ impl PassManager {
                 (check.0)(name, before, f)?;
             }
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// The `--time-passes` report.

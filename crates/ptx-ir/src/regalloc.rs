@@ -12,6 +12,10 @@
 //!
 //! Registers are numbered per register class in print order, from 1, as
 //! LLVM does (`%r1`, `%rd1`, …).
+//!
+//! [`assign_as_built`] skips the interference check (and the liveness it
+//! needs) for a function known to be as SSA construction left it, where
+//! no group can interfere; debug builds still run the check and assert it.
 
 use crate::bitset::BitSet;
 use crate::entity::{EntityRef, SecondaryMap};
@@ -64,6 +68,19 @@ const NO_GROUP: u32 = u32::MAX;
 
 /// Computes the register assignment of `func`.
 pub fn assign(func: &Function) -> Assignment {
+    assign_with(func, false)
+}
+
+/// The register assignment of a function exactly as SSA construction built
+/// it from parsed code (or after passes that all reported no change): a
+/// source register holds one value at a time, so values sharing its hint
+/// never interfere and the check is skipped. Calling this on an edited
+/// function may merge values that interfere; use [`assign`] then.
+pub fn assign_as_built(func: &Function) -> Assignment {
+    assign_with(func, true)
+}
+
+fn assign_with(func: &Function, as_built: bool) -> Assignment {
     let dfg = &func.dfg;
     let nv = dfg.values.len();
     // Group ids: hint groups first, then singletons.
@@ -133,7 +150,9 @@ pub fn assign(func: &Function) -> Assignment {
         seen(v, &mut group, &mut group_ty, &mut conflict);
     }
 
-    if !order.is_empty() {
+    if (!as_built || cfg!(debug_assertions)) && !order.is_empty() {
+        // (Reached with `as_built` only in debug builds, to assert it.)
+        let before = as_built.then(|| conflict.clone());
         // A lone block without successors has nothing live out of it.
         let single = blocks.len() == 1
             && func
@@ -142,6 +161,13 @@ pub fn assign(func: &Function) -> Assignment {
                 .is_none_or(|t| dfg.insts[t].targets.is_empty());
         let live = (!single).then(|| Liveness::compute(func, &ControlFlowGraph::compute(func)));
         check_groups(func, &blocks, live.as_ref(), &group, &mut conflict);
+        if let Some(before) = before {
+            assert_eq!(
+                before, conflict,
+                "assign_as_built on '{}': hint groups interfere",
+                func.name
+            );
+        }
     }
 
     // Number registers in print order.

@@ -34,13 +34,29 @@ pub fn write_module(out: &mut impl Write, module: &Module) -> fmt::Result {
 
 /// Prints one top-level item.
 pub fn write_item(out: &mut impl Write, item: &Item) -> fmt::Result {
+    write_item_with(out, item, regalloc::assign)
+}
+
+/// Prints an item whose function, if any, is exactly as SSA construction
+/// built it (or went through passes that all reported no change), leaving
+/// SSA with [`regalloc::assign_as_built`], which skips the interference
+/// check such a function cannot fail.
+pub fn write_item_as_built(out: &mut impl Write, item: &Item) -> fmt::Result {
+    write_item_with(out, item, regalloc::assign_as_built)
+}
+
+fn write_item_with(
+    out: &mut impl Write,
+    item: &Item,
+    assign: fn(&Function) -> Assignment,
+) -> fmt::Result {
     match item {
         Item::Version(a, b) => writeln!(out, ".version {a}.{b}"),
         Item::Target(t) => writeln!(out, ".target {}", t.join(", ")),
         Item::AddressSize(n) => writeln!(out, ".address_size {n}\n"),
         Item::Directive(d) => writeln!(out, "{d}"),
         Item::Var(v) => writeln!(out, "{};", v.text),
-        Item::Func(f) => write_function(out, f),
+        Item::Func(f) => write_function_with(out, f, assign),
     }
 }
 
@@ -100,11 +116,19 @@ fn write_signature(out: &mut impl Write, f: &Function) -> fmt::Result {
 
 /// Prints one function.
 pub fn write_function(out: &mut impl Write, f: &Function) -> fmt::Result {
+    write_function_with(out, f, regalloc::assign)
+}
+
+fn write_function_with(
+    out: &mut impl Write,
+    f: &Function,
+    assign: fn(&Function) -> Assignment,
+) -> fmt::Result {
     write_signature(out, f)?;
     if !f.has_body {
         return out.write_str(";\n\n");
     }
-    let regs = regalloc::assign(f);
+    let regs = assign(f);
     let mut p = Printer::new(f, &regs);
     out.write_str("{\n")?;
     for class in CLASS_ORDER {

@@ -5,7 +5,7 @@
 pub mod api;
 mod parallel;
 
-use ptx_ir::write::write_item;
+use ptx_ir::write::{write_item, write_item_as_built};
 use ptx_ir::{Function, Item};
 use ptx_parse::{check_utf8, Diagnostic, Parser, Unit};
 use ptx_passes::manager::{Instrumentation, PassManager};
@@ -131,6 +131,8 @@ impl Back<'_> {
         if self.cfg.instrumentation.check_each.is_some() && matches!(item, Item::Var(_)) {
             CHECK_CONTEXT.with(|c| c.borrow_mut().push(item.clone()));
         }
+        // Whether the item is still as SSA construction built it.
+        let mut as_built = true;
         if let Item::Func(f) = &mut item {
             let errors = match &dt {
                 Some(dt) => ptx_ir::verify::verify_function_with(f, dt),
@@ -151,7 +153,8 @@ impl Back<'_> {
                     .as_deref()
                     .or(self.sm.as_deref())
                     .and_then(|sm| TargetInfo::parse(sm, self.version));
-                self.pm
+                as_built = !self
+                    .pm
                     .run(f, &mut am, &mut self.log)
                     .map_err(Error::Plain)?;
                 if let Some(v) = am.min_ptx {
@@ -169,7 +172,12 @@ impl Back<'_> {
                 CHECK_CONTEXT.with(|c| c.borrow_mut().push(Item::Func(f.clone())));
             }
         }
-        write_item(&mut self.out, &item).expect("writing to a String cannot fail");
+        if as_built {
+            write_item_as_built(&mut self.out, &item)
+        } else {
+            write_item(&mut self.out, &item)
+        }
+        .expect("writing to a String cannot fail");
         Ok(())
     }
 

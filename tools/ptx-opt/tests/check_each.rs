@@ -72,6 +72,7 @@ fn run_pipeline(passes: &[(&'static PassInfo, Vec<String>)]) -> Result<(), Strin
     let mut pm = PassManager::new(passes, inst);
     let mut log = String::new();
     pm.run(&mut f, &mut AnalysisManager::new(), &mut log)
+        .map(|_| ())
 }
 
 #[test]
