@@ -18,7 +18,7 @@
 
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::entity::SecondaryMap;
-use ptx_ir::{Block, Function, Guard, Inst, OpId, Opcode, Operand, Value};
+use ptx_ir::{Block, Function, Inst, Opcode, Operand, Value};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -26,38 +26,79 @@ use std::hash::{Hash, Hasher};
 /// The pass.
 pub struct Cse;
 
-#[derive(PartialEq, Eq, Hash)]
-struct Key {
-    op: OpId,
-    guard: Option<Guard>,
-    operands: SmallVec<[Operand; 3]>,
-    ties: SmallVec<[Value; 1]>,
-}
-
-fn key(f: &Function, i: Inst) -> Option<Key> {
+/// Whether `i` may be merged with an equal instruction at all.
+fn candidate(f: &Function, i: Inst) -> bool {
     let info = f.op(i);
     if info.side_effects || info.opcode.is_terminator() || info.opcode == Opcode::Ld {
-        return None;
+        return false;
     }
+    !f.inst(i)
+        .operands
+        .iter()
+        .any(|o| matches!(o, Operand::Pinned(..)))
+}
+
+/// `v` as the key sees it: a result of the instruction becomes a
+/// placeholder for its slot, so that only the inputs count.
+fn slot(results: &[Value], v: Value) -> Value {
+    match results.iter().position(|&r| r == v) {
+        Some(k) => Value::from_u32(u32::MAX - k as u32),
+        None => v,
+    }
+}
+
+/// Whether `o` mentions one of `results`.
+fn mentions(o: &Operand, results: &[Value]) -> bool {
+    let mut hit = false;
+    o.for_each_value(&mut |v| hit |= results.contains(&v));
+    hit
+}
+
+/// `o` with its result values replaced by placeholders.
+fn mapped(o: &Operand, results: &[Value]) -> Operand {
+    let mut o = o.clone();
+    o.for_each_value_mut(&mut |v| *v = slot(results, *v));
+    o
+}
+
+/// The hash of the key of `i` (form, guard, operands with results as
+/// placeholders, tied values), computed without building the key.
+fn key_hash(f: &Function, i: Inst) -> u64 {
     let d = f.inst(i);
-    if d.operands.iter().any(|o| matches!(o, Operand::Pinned(..))) {
-        return None;
+    let mut h = rustc_hash::FxHasher::default();
+    d.op.hash(&mut h);
+    d.guard.hash(&mut h);
+    d.operands.len().hash(&mut h);
+    for o in &d.operands {
+        match o {
+            Operand::Value(v) => Operand::Value(slot(&d.results, *v)).hash(&mut h),
+            o if mentions(o, &d.results) => mapped(o, &d.results).hash(&mut h),
+            o => o.hash(&mut h),
+        }
     }
-    // Result slots become placeholders so that only the inputs count.
-    let mut operands = d.operands.clone();
-    for o in &mut operands {
-        o.for_each_value_mut(&mut |v| {
-            if let Some(k) = d.results.iter().position(|r| r == v) {
-                *v = Value::from_u32(u32::MAX - k as u32);
-            }
-        });
-    }
-    Some(Key {
-        op: d.op,
-        guard: d.guard,
-        operands,
-        ties: d.ties.clone(),
-    })
+    d.ties.hash(&mut h);
+    h.finish()
+}
+
+/// Whether `a` and `b` have equal keys.
+fn same_key(f: &Function, a: Inst, b: Inst) -> bool {
+    let (x, y) = (f.inst(a), f.inst(b));
+    x.op == y.op
+        && x.guard == y.guard
+        && x.ties == y.ties
+        && x.operands.len() == y.operands.len()
+        && x.operands
+            .iter()
+            .zip(&y.operands)
+            .all(|(p, q)| match (p, q) {
+                (Operand::Value(v), Operand::Value(w)) => {
+                    slot(&x.results, *v) == slot(&y.results, *w)
+                }
+                _ if mentions(p, &x.results) || mentions(q, &y.results) => {
+                    mapped(p, &x.results) == mapped(q, &y.results)
+                }
+                _ => p == q,
+            })
 }
 
 impl Pass for Cse {
@@ -106,15 +147,13 @@ impl Pass for Cse {
                     let insts: Vec<Inst> = f.layout.block_insts(b).collect();
                     for i in insts {
                         rewrite_uses(f, i, &replace);
-                        let Some(k) = key(f, i) else { continue };
-                        let h = {
-                            let mut hasher = rustc_hash::FxHasher::default();
-                            k.hash(&mut hasher);
-                            hasher.finish()
-                        };
-                        let prev = table.get(&h).and_then(|c| {
-                            c.iter().copied().find(|&p| key(f, p).as_ref() == Some(&k))
-                        });
+                        if !candidate(f, i) {
+                            continue;
+                        }
+                        let h = key_hash(f, i);
+                        let prev = table
+                            .get(&h)
+                            .and_then(|c| c.iter().copied().find(|&p| same_key(f, p, i)));
                         match prev {
                             Some(prev) => {
                                 for (&r, &p) in f.inst(i).results.iter().zip(&f.inst(prev).results)

@@ -113,6 +113,10 @@ pub enum Operand {
 
 impl Operand {
     /// Calls `f` on every value this operand mentions, in print order.
+    ///
+    /// Inlined for the flat forms, which are nearly all operands; nested
+    /// ones (addresses, vectors, lists) go through one shared function.
+    #[inline]
     pub fn for_each_value(&self, f: &mut impl FnMut(Value)) {
         match self {
             Operand::Value(v) | Operand::Not(v) | Operand::Sel(v, _) | Operand::Neg(v, _) => f(*v),
@@ -124,22 +128,31 @@ impl Operand {
                     f(*b)
                 }
             }
-            Operand::Addr(a) => {
-                a.base.for_each_value(f);
-                for o in &a.rest {
-                    o.for_each_value(f);
-                }
-            }
-            Operand::Vector(v) | Operand::List(v) => {
-                for o in v.iter() {
-                    o.for_each_value(f);
-                }
-            }
+            Operand::Addr(_) | Operand::Vector(_) | Operand::List(_) => self.nested_values(f),
             _ => {}
         }
     }
 
-    /// Calls `f` on every value slot, mutably.
+    fn nested_values(&self, f: &mut dyn FnMut(Value)) {
+        match self {
+            Operand::Addr(a) => {
+                a.base.for_each_value(&mut |v| f(v));
+                for o in &a.rest {
+                    o.for_each_value(&mut |v| f(v));
+                }
+            }
+            Operand::Vector(v) | Operand::List(v) => {
+                for o in v.iter() {
+                    o.for_each_value(&mut |v| f(v));
+                }
+            }
+            _ => self.for_each_value(&mut |v| f(v)),
+        }
+    }
+
+    /// Calls `f` on every value slot, mutably (flat forms inlined, as in
+    /// [`Operand::for_each_value`]).
+    #[inline]
     pub fn for_each_value_mut(&mut self, f: &mut impl FnMut(&mut Value)) {
         match self {
             Operand::Value(v) | Operand::Not(v) | Operand::Sel(v, _) | Operand::Neg(v, _) => f(v),
@@ -151,18 +164,25 @@ impl Operand {
                     f(b)
                 }
             }
+            Operand::Addr(_) | Operand::Vector(_) | Operand::List(_) => self.nested_values_mut(f),
+            _ => {}
+        }
+    }
+
+    fn nested_values_mut(&mut self, f: &mut dyn FnMut(&mut Value)) {
+        match self {
             Operand::Addr(a) => {
-                a.base.for_each_value_mut(f);
+                a.base.for_each_value_mut(&mut |v| f(v));
                 for o in &mut a.rest {
-                    o.for_each_value_mut(f);
+                    o.for_each_value_mut(&mut |v| f(v));
                 }
             }
             Operand::Vector(v) | Operand::List(v) => {
                 for o in v.iter_mut() {
-                    o.for_each_value_mut(f);
+                    o.for_each_value_mut(&mut |v| f(v));
                 }
             }
-            _ => {}
+            _ => self.for_each_value_mut(&mut |v| f(v)),
         }
     }
 

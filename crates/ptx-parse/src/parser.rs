@@ -108,7 +108,6 @@ pub struct Parser<'s> {
     /// Every instruction form seen in the module, decoded once.
     ops: ptx_ir::OpTable,
     /// Instruction count of the last function body.
-    last_size: usize,
     /// Nesting of the operand or constant expression being parsed, bounded
     /// so that no input can exhaust the stack.
     depth: u32,
@@ -160,7 +159,6 @@ impl<'s> Parser<'s> {
             defined: FxHashSet::default(),
             state,
             ops: ptx_ir::OpTable::new(),
-            last_size: 0,
             depth: 0,
             deferred: None,
         })
@@ -617,9 +615,7 @@ impl<'s> Parser<'s> {
         } else {
             FuncKind::Func
         };
-        // Size the arenas like the previous function: modules are uniform
-        // enough that this saves most regrowth.
-        let mut b = FnBuilder::new(self.last_size.max(32));
+        let mut b = FnBuilder::new();
         let rets = if kind == FuncKind::Func && self.tok.is(b'(') {
             Some(self.param_list(&mut b)?)
         } else {
@@ -677,11 +673,11 @@ impl<'s> Parser<'s> {
                 format!("duplicate definition of function '{}'", name.text),
             );
         }
+        b.reserve_for(&self.lex_src().as_bytes()[self.tok.pos as usize..]);
         self.bump()?;
         b.func.has_body = true;
         self.body(&mut b)?;
         let vars = std::mem::take(&mut b.vars);
-        self.last_size = b.func.dfg.insts.len();
         Ok(Unit::Body(Box::new(PendingBody { func: b.func, vars })))
     }
 }
@@ -770,11 +766,9 @@ struct FnBuilder<'s> {
 }
 
 impl<'s> FnBuilder<'s> {
-    /// A builder sized for about `insts` instructions.
-    fn new(insts: usize) -> Self {
+    /// A builder for a new function.
+    fn new() -> Self {
         let mut func = Function::new("", FuncKind::Func);
-        func.dfg.reserve(insts);
-        func.layout.reserve(insts);
         let entry = func.dfg.make_block();
         func.layout.append_block(entry);
         FnBuilder {
@@ -795,6 +789,16 @@ impl<'s> FnBuilder<'s> {
             loc_pending: false,
             loc_ids: FxHashMap::default(),
         }
+    }
+
+    /// Sizes the arenas for a body starting at `body`: one instruction per
+    /// `;` up to the first `}` that starts a line, where compilers close a
+    /// function. (Only a guess: a wrong one costs regrowth or spare room.)
+    fn reserve_for(&mut self, body: &[u8]) {
+        let end = memchr::memmem::find(body, b"\n}").unwrap_or(body.len());
+        let insts = memchr::memchr_iter(b';', &body[..end]).count() + 4;
+        self.func.dfg.reserve(insts);
+        self.func.layout.reserve(insts);
     }
 
     fn scope_id(&self) -> u32 {
@@ -839,7 +843,7 @@ impl<'s> FnBuilder<'s> {
             let s = &self.scopes[self.declaring[k] as usize];
             if has_idx {
                 // Few prefixes per scope: a linear scan beats hashing.
-                let hit = s.ranges.iter().find(|(p, _, _)| *p == split);
+                let hit = s.ranges.iter().find(|(p, _, _)| short_eq(p, split));
                 if let Some(&(_, range, count)) = hit {
                     if idx < count as u64 {
                         return Some(RegDecl::Var(self.range_var(range, idx as u32)));
@@ -930,6 +934,13 @@ impl<'s> FnBuilder<'s> {
         self.func.layout.append_inst(i, b);
         i
     }
+}
+
+/// String equality for register prefixes (`%r`, `%rd`): a byte loop
+/// beats a `memcmp` call at these lengths.
+#[inline]
+fn short_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// Terminator kinds the parser handles itself.
@@ -1256,7 +1267,9 @@ impl<'s> Parser<'s> {
                 (None, Some(c)) => {
                     let id = b.ranges.len() as u32;
                     b.ranges.push(ty);
-                    b.range_vars.push(Vec::new());
+                    // Declared counts are usually what is used; a huge
+                    // one is left to grow on use.
+                    b.range_vars.push(vec![u32::MAX; (c as usize).min(1 << 16)]);
                     b.top_scope().ranges.push((name.text, id, c));
                 }
                 (None, None) => {
