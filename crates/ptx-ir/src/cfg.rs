@@ -20,7 +20,11 @@ pub struct ControlFlowGraph {
 impl ControlFlowGraph {
     /// Computes the CFG of `func` from its terminators.
     pub fn compute(func: &Function) -> Self {
-        let mut cfg = ControlFlowGraph::default();
+        let n = func.dfg.blocks.len();
+        let mut cfg = ControlFlowGraph {
+            succs: SecondaryMap::with_capacity(n, SmallVec::new()),
+            preds: SecondaryMap::with_capacity(n, SmallVec::new()),
+        };
         for b in func.layout.blocks() {
             if let Some(t) = func.layout.last_inst(b) {
                 for call in &func.dfg.insts[t].targets {
@@ -64,12 +68,13 @@ impl DominatorTree {
     /// Computes dominators of `func` given its CFG.
     pub fn compute(func: &Function, cfg: &ControlFlowGraph) -> Self {
         let entry = func.layout.entry_block();
+        let n = func.dfg.blocks.len();
         // Iterative DFS for a reverse post-order.
         let mut rpo = Vec::new();
-        let mut rpo_num = SecondaryMap::with_default(u32::MAX);
-        let mut idom = SecondaryMap::with_default(None);
-        let mut tree_in = SecondaryMap::with_default(u32::MAX);
-        let mut tree_out = SecondaryMap::with_default(0);
+        let mut rpo_num = SecondaryMap::with_capacity(n, u32::MAX);
+        let mut idom = SecondaryMap::with_capacity(n, None);
+        let mut tree_in = SecondaryMap::with_capacity(n, u32::MAX);
+        let mut tree_out = SecondaryMap::with_capacity(n, 0);
         let Some(e) = entry else {
             return DominatorTree {
                 idom,
@@ -79,8 +84,20 @@ impl DominatorTree {
                 tree_out,
             };
         };
-        let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
-        let mut post = Vec::new();
+        if cfg.succs(e).is_empty() {
+            // One block reachable, the usual straight-line kernel.
+            rpo_num[e] = 0;
+            tree_in[e] = 0;
+            return DominatorTree {
+                idom,
+                rpo: vec![e],
+                rpo_num,
+                tree_in,
+                tree_out,
+            };
+        }
+        let mut visited: SecondaryMap<Block, bool> = SecondaryMap::with_capacity(n, false);
+        let mut post = Vec::with_capacity(n);
         let mut stack: Vec<(Block, usize)> = vec![(e, 0)];
         visited[e] = true;
         while let Some(&mut (b, ref mut i)) = stack.last_mut() {
@@ -102,7 +119,6 @@ impl DominatorTree {
             rpo_num[b] = k as u32;
         }
         rpo = post;
-        let n = func.dfg.blocks.len();
         let idoms = crate::dominators::immediate_dominators(
             n,
             e.index(),
@@ -117,7 +133,8 @@ impl DominatorTree {
                     .map(|p| p.index() as u32)
             },
         );
-        let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
+        let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> =
+            SecondaryMap::with_capacity(n, SmallVec::new());
         for &b in &rpo[1..] {
             let d = idoms[b.index()].map(|d| Block::new(d as usize));
             idom[b] = d;

@@ -150,7 +150,17 @@ fn assign_with(func: &Function, as_built: bool) -> Assignment {
         seen(v, &mut group, &mut group_ty, &mut conflict);
     }
 
-    if (!as_built || cfg!(debug_assertions)) && !order.is_empty() {
+    // Only a group of two or more values can interfere; functions whose
+    // registers are each written once (most compiler output) have none.
+    let mut members: Vec<u32> = vec![0; group_ty.len()];
+    for k in 0..nv {
+        let g = group[Value::new(k)];
+        if g != NO_GROUP {
+            members[g as usize] += 1;
+        }
+    }
+    let shared_groups = members.iter().any(|&n| n > 1);
+    if (!as_built || cfg!(debug_assertions)) && shared_groups {
         // (Reached with `as_built` only in debug builds, to assert it.)
         let before = as_built.then(|| conflict.clone());
         // A lone block without successors has nothing live out of it.

@@ -113,8 +113,14 @@ fn check_entities(v: &mut Verifier) {
         }
         for i in f.layout.block_insts(b) {
             let d = &dfg.insts[i];
-            let mut bad = false;
-            d.for_each_use(|x| bad |= !value_ok(x));
+            // Every value the instruction names: guard, operands (uses
+            // and results), tied values, branch arguments.
+            let mut bad = d.guard.is_some_and(|g| !value_ok(g.pred))
+                || d.ties.iter().any(|&t| !value_ok(t))
+                || d.targets
+                    .iter()
+                    .flat_map(|t| &t.args)
+                    .any(|&a| !value_ok(a));
             for (k, &r) in d.results.iter().enumerate() {
                 if !value_ok(r) || dfg.values[r].def != ValueDef::Result(i, k as u16) {
                     bad = true;
