@@ -229,9 +229,9 @@ pub fn compute_uses(
     dfg: &DataFlowGraph,
     insts: impl Iterator<Item = Inst>,
 ) -> SecondaryMap<Value, SmallVec<[Inst; 2]>> {
-    let mut uses: SecondaryMap<Value, SmallVec<[Inst; 2]>> = SecondaryMap::new();
     // Every value may be used: one allocation instead of regrowth.
-    uses.reserve(dfg.values.len());
+    let mut uses: SecondaryMap<Value, SmallVec<[Inst; 2]>> =
+        SecondaryMap::with_capacity(dfg.values.len(), SmallVec::new());
     for i in insts {
         dfg.insts[i].for_each_use(|v| {
             let l = &mut uses[v];

@@ -103,7 +103,11 @@ impl Function {
 
     /// For each value, the instructions in the layout that read it.
     pub fn uses(&self) -> SecondaryMap<Value, SmallVec<[Inst; 2]>> {
-        crate::dfg::compute_uses(&self.dfg, self.layout_insts().into_iter())
+        let layout = &self.layout;
+        crate::dfg::compute_uses(
+            &self.dfg,
+            layout.blocks().flat_map(|b| layout.block_insts(b)),
+        )
     }
 
     /// Inserts `op d, srcs…` right before `at`, with a new unguarded result
