@@ -550,8 +550,9 @@ impl<'s> Parser<'s> {
             self.bump()?;
             return Ok(out);
         }
+        let mut toks = Vec::new();
         loop {
-            let mut toks = Vec::new();
+            toks.clear();
             let mut depth = 0;
             loop {
                 let t = self.tok;
@@ -2004,7 +2005,7 @@ fn pinned_name(name: &str) -> String {
 /// Joins tokens into normalised text: single spaces, none inside brackets
 /// or before separators.
 pub fn join_tokens(toks: &[Token]) -> String {
-    let mut s = String::new();
+    let mut s = String::with_capacity(toks.iter().map(|t| t.text.len() + 1).sum());
     let mut prev: Option<&Token> = None;
     for t in toks {
         if let Some(p) = prev {

@@ -20,9 +20,10 @@
 //! definition is tied to the value it replaces, so a false guard keeps it.
 
 use ptx_ir::bitset::{iter_bits, set_bit, test_bit, BitMatrix};
-use ptx_ir::entity::{EntityRef, SecondaryMap};
+use ptx_ir::entity::{EntityRef, PrimaryMap, SecondaryMap};
 use ptx_ir::{
-    Block, ControlFlowGraph, DominatorTree, Function, Operand, Shape, Type, Value, ValueDef,
+    Block, ControlFlowGraph, DataFlowGraph, DominatorTree, Function, Operand, Shape, Type, Value,
+    ValueData, ValueDef,
 };
 use smallvec::SmallVec;
 
@@ -496,13 +497,16 @@ impl Renamer<'_> {
         self.cur[x] = Some(v);
     }
 
-    fn read(&mut self, f: &mut Function, x: usize) -> Value {
+    fn read(&mut self, values: &mut PrimaryMap<Value, ValueData>, x: usize) -> Value {
         if let Some(v) = self.cur[x] {
             return v;
         }
         *self.undef[x].get_or_insert_with(|| {
-            f.dfg
-                .make_value(self.vars[x].ty, ValueDef::Undef, Some(x as u32))
+            values.push(ValueData {
+                ty: self.vars[x].ty,
+                def: ValueDef::Undef,
+                hint: Some(x as u32),
+            })
         })
     }
 
@@ -513,19 +517,23 @@ impl Renamer<'_> {
                 .append_block_param(b, self.vars[x as usize].ty, Some(x));
             self.set(x as usize, v);
         }
-        let insts: SmallVec<[_; 16]> = f.layout.block_insts(b).collect();
-        for i in insts {
-            let shape = f.ops.info(f.dfg.insts[i].op).shape;
-            let mut ops = std::mem::take(&mut f.dfg.insts[i].operands);
-            let guarded = f.dfg.insts[i].guard.is_some();
-            if let Some(mut g) = f.dfg.insts[i].guard {
-                g.pred = self.read(f, g.pred.index());
-                f.dfg.insts[i].guard = Some(g);
+        // The layout does not change while renaming: walk it in place and
+        // edit the instructions and values beside it.
+        let Function {
+            ops, dfg, layout, ..
+        } = f;
+        let DataFlowGraph { insts, values, .. } = dfg;
+        for i in layout.block_insts(b) {
+            let d = &mut insts[i];
+            let shape = ops.info(d.op).shape;
+            let guarded = d.guard.is_some();
+            if let Some(g) = &mut d.guard {
+                g.pred = self.read(values, g.pred.index());
             }
             // Reads first, all against the definitions before `i`.
             let mut defs: SmallVec<[(usize, Slot); 4]> = SmallVec::new();
-            visit_slots(shape, &mut ops, &mut |v, s| match s {
-                Slot::Use => *v = self.read(f, v.index()),
+            visit_slots(shape, &mut d.operands, &mut |v, s| match s {
+                Slot::Use => *v = self.read(values, v.index()),
                 _ => defs.push((v.index(), s)),
             });
             // Then one result per written variable.
@@ -534,40 +542,44 @@ impl Renamer<'_> {
                 if made.iter().any(|&(y, _)| y == x) {
                     continue;
                 }
-                let tie = (guarded || s == Slot::DefUse).then(|| self.read(f, x));
-                let v = f.dfg.append_result(i, self.vars[x].ty, Some(x as u32));
+                let tie = (guarded || s == Slot::DefUse).then(|| self.read(values, x));
+                let v = values.push(ValueData {
+                    ty: self.vars[x].ty,
+                    def: ValueDef::Result(i, d.results.len() as u16),
+                    hint: Some(x as u32),
+                });
+                d.results.push(v);
                 if let Some(t) = tie {
-                    f.dfg.insts[i].ties.push(t);
+                    d.ties.push(t);
                 }
                 made.push((x, v));
             }
-            let d = &f.dfg.insts[i];
-            if !d.ties.is_empty() && d.ties.len() != d.results.len() {
-                // Mixed tied and untied results cannot happen: ties come
-                // from the guard (all results) or from an unknown shape (all
-                // slots read-and-written).
-                debug_assert!(false, "partial ties");
-            }
+            // Mixed tied and untied results cannot happen: ties come from
+            // the guard (all results) or from an unknown shape (all slots
+            // read-and-written).
+            debug_assert!(d.ties.is_empty() || d.ties.len() == d.results.len());
             if !made.is_empty() {
-                visit_defs(shape, &mut ops, &mut |v| {
+                visit_defs(shape, &mut d.operands, &mut |v| {
                     let x = v.index();
                     if let Some(&(_, nv)) = made.iter().find(|&&(y, _)| y == x) {
                         *v = nv;
                     }
                 });
             }
-            f.dfg.insts[i].operands = ops;
             for (x, v) in made {
                 self.set(x, v);
             }
             // Branch arguments: the definitions reaching the end of `b`.
-            let ntargets = f.dfg.insts[i].targets.len();
-            for k in 0..ntargets {
-                let t = f.dfg.insts[i].targets[k].block;
-                let xs = self.param_vars[t].clone();
-                let args: SmallVec<[Value; 2]> =
-                    xs.iter().map(|&x| self.read(f, x as usize)).collect();
-                f.dfg.insts[i].targets[k].args = args;
+            for t in d.targets.iter_mut() {
+                let xs = &self.param_vars[t.block];
+                if xs.is_empty() {
+                    continue;
+                }
+                let mut args: SmallVec<[Value; 2]> = SmallVec::with_capacity(xs.len());
+                for &x in xs.iter() {
+                    args.push(self.read(values, x as usize));
+                }
+                t.args = args;
             }
         }
     }
