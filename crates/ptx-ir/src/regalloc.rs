@@ -13,9 +13,10 @@
 //! Registers are numbered per register class in print order, from 1, as
 //! LLVM does (`%r1`, `%rd1`, …).
 //!
-//! [`assign_as_built`] skips the interference check (and the liveness it
-//! needs) for a function known to be as SSA construction left it, where
-//! no group can interfere; debug builds still run the check and assert it.
+//! [`assign_as_built`] is for a function known to be as SSA construction
+//! left it, where no group can interfere: one walk gives each hint its
+//! register, with no interference check, no liveness and no copies; debug
+//! builds also run the general path and assert both agree.
 
 use crate::bitset::BitSet;
 use crate::entity::{EntityRef, SecondaryMap};
@@ -77,7 +78,109 @@ pub fn assign(func: &Function) -> Assignment {
 /// never interfere and the check is skipped. Calling this on an edited
 /// function may merge values that interfere; use [`assign`] then.
 pub fn assign_as_built(func: &Function) -> Assignment {
-    assign_with(func, true)
+    let fast = assign_by_hint(func);
+    if cfg!(debug_assertions) {
+        // The general path, which also asserts that no group interferes.
+        let full = assign_with(func, true);
+        if let Some(fast) = &fast {
+            let nv = func.dfg.values.len();
+            assert!(
+                (0..nv).all(|k| fast.reg[Value::new(k)] == full.reg[Value::new(k)])
+                    && fast.counts == full.counts
+                    && full.before.is_empty()
+                    && full.edges.is_empty(),
+                "assign_as_built on '{}': the one-walk assignment differs",
+                func.name
+            );
+        }
+    }
+    fast.unwrap_or_else(|| assign_with(func, true))
+}
+
+/// Calls `f` on every value of `func` in print order (block parameters,
+/// then per instruction: guard, operands, tied values, results, branch
+/// arguments); numbering registers in this order makes them deterministic.
+fn for_each_in_print_order(func: &Function, mut f: impl FnMut(Value)) {
+    let dfg = &func.dfg;
+    for b in func.layout.blocks() {
+        for &p in &dfg.blocks[b].params {
+            f(p);
+        }
+        for i in func.layout.block_insts(b) {
+            let d = &dfg.insts[i];
+            if let Some(g) = d.guard {
+                f(g.pred);
+            }
+            for o in &d.operands {
+                o.for_each_value(&mut f);
+            }
+            d.ties.iter().copied().for_each(&mut f);
+            d.results.iter().copied().for_each(&mut f);
+            for t in &d.targets {
+                t.args.iter().copied().for_each(&mut f);
+            }
+        }
+    }
+}
+
+/// The as-built assignment in one walk: every value with a hint shares its
+/// hint's register, the others get their own; no copies are needed, since
+/// tied values and branch arguments share a hint with what they feed.
+/// `None` if two values of one hint differ in register class (the general
+/// path then decides).
+fn assign_by_hint(func: &Function) -> Option<Assignment> {
+    let dfg = &func.dfg;
+    let mut reg: SecondaryMap<Value, Option<Reg>> =
+        SecondaryMap::with_capacity(dfg.values.len(), None);
+    let mut hint_reg: Vec<Option<Reg>> = Vec::new();
+    let mut count = [0u32; Type::ALL.len()];
+    let mut ok = true;
+    for_each_in_print_order(func, |v| {
+        if reg[v].is_some() {
+            return;
+        }
+        let d = &dfg.values[v];
+        let class = d.ty.reg_class();
+        let mut fresh = || {
+            count[class as usize] += 1;
+            Reg {
+                class,
+                num: count[class as usize],
+            }
+        };
+        let r = match d.hint {
+            Some(h) => {
+                let h = h as usize;
+                if hint_reg.len() <= h {
+                    hint_reg.resize(h + 1, None);
+                }
+                match hint_reg[h] {
+                    Some(r) => {
+                        ok &= r.class == class;
+                        r
+                    }
+                    None => *hint_reg[h].insert(fresh()),
+                }
+            }
+            None => fresh(),
+        };
+        reg[v] = Some(r);
+    });
+    ok.then(|| Assignment {
+        reg,
+        counts: counts_of(&count),
+        before: FxHashMap::default(),
+        edges: FxHashMap::default(),
+    })
+}
+
+/// The per-class counts as the public map (classes in use only).
+fn counts_of(count: &[u32; Type::ALL.len()]) -> FxHashMap<Type, u32> {
+    Type::ALL
+        .iter()
+        .filter(|&&t| count[t as usize] > 0)
+        .map(|&t| (t, count[t as usize]))
+        .collect()
 }
 
 fn assign_with(func: &Function, as_built: bool) -> Assignment {
@@ -125,27 +228,8 @@ fn assign_with(func: &Function, as_built: bool) -> Assignment {
         group[v] = g;
     };
     let blocks: Vec<Block> = func.layout.blocks().collect();
-    // Print-order walk: fixes group numbering order deterministically.
     let mut order: Vec<Value> = Vec::with_capacity(nv);
-    for &b in &blocks {
-        for &p in &dfg.blocks[b].params {
-            order.push(p);
-        }
-        for i in func.layout.block_insts(b) {
-            let d = &dfg.insts[i];
-            if let Some(g) = d.guard {
-                order.push(g.pred);
-            }
-            for o in &d.operands {
-                o.for_each_value(&mut |v| order.push(v));
-            }
-            order.extend(d.ties.iter().copied());
-            order.extend(d.results.iter().copied());
-            for t in &d.targets {
-                order.extend(t.args.iter().copied());
-            }
-        }
-    }
+    for_each_in_print_order(func, |v| order.push(v));
     for &v in &order {
         seen(v, &mut group, &mut group_ty, &mut conflict);
     }
@@ -183,7 +267,8 @@ fn assign_with(func: &Function, as_built: bool) -> Assignment {
     // Number registers in print order.
     let mut reg: SecondaryMap<Value, Option<Reg>> = SecondaryMap::with_capacity(nv, None);
     let mut group_reg: Vec<Option<Reg>> = vec![None; group_ty.len()];
-    let mut counts: FxHashMap<Type, u32> = FxHashMap::default();
+    // Per class, indexed by the class's discriminant.
+    let mut count = [0u32; Type::ALL.len()];
     for &v in &order {
         if reg[v].is_some() {
             continue;
@@ -194,7 +279,7 @@ fn assign_with(func: &Function, as_built: bool) -> Assignment {
             (true, Some(r)) => r,
             _ => {
                 let class = dfg.values[v].ty.reg_class();
-                let c = counts.entry(class).or_insert(0);
+                let c = &mut count[class as usize];
                 *c += 1;
                 let r = Reg { class, num: *c };
                 if shared {
@@ -208,7 +293,7 @@ fn assign_with(func: &Function, as_built: bool) -> Assignment {
 
     let mut a = Assignment {
         reg,
-        counts,
+        counts: counts_of(&count),
         before: FxHashMap::default(),
         edges: FxHashMap::default(),
     };
