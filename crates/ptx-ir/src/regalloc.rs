@@ -5,18 +5,19 @@
 //! Each hint group is checked for interference with one backward walk over
 //! every block (two members live at once, or a member defined while
 //! another is live). A group without interference shares one register — for
-//! freshly parsed code that is always the case, so printing adds no copies
-//! and is idempotent. A group with interference (possible after a
-//! transformation) falls back to one register per value, with copies on
-//! edges and before tied definitions; correct, not minimal.
+//! freshly parsed code that is the case in every reachable block, so
+//! printing adds no copies and is idempotent. A group with interference
+//! (possible after a transformation) falls back to one register per value,
+//! with copies on edges and before tied definitions; correct, not minimal.
 //!
 //! Registers are numbered per register class in print order, from 1, as
 //! LLVM does (`%r1`, `%rd1`, …).
 //!
 //! [`assign_as_built`] is for a function known to be as SSA construction
-//! left it, where no group can interfere: one walk gives each hint its
-//! register, with no interference check, no liveness and no copies; debug
-//! builds also run the general path and assert both agree.
+//! left it, where no group interferes in reachable code: one walk gives
+//! each hint its register, with no interference check, no liveness and no
+//! copies; debug builds also run the general path (over reachable blocks)
+//! and assert both agree.
 
 use crate::bitset::BitSet;
 use crate::entity::{EntityRef, SecondaryMap};
@@ -74,8 +75,9 @@ pub fn assign(func: &Function) -> Assignment {
 
 /// The register assignment of a function exactly as SSA construction built
 /// it from parsed code (or after passes that all reported no change): a
-/// source register holds one value at a time, so values sharing its hint
-/// never interfere and the check is skipped. Calling this on an edited
+/// source register holds one value at a time, so in reachable code values
+/// sharing its hint never interfere and the check is skipped (unreachable
+/// blocks, which never run, keep the source's register too). Calling this on an edited
 /// function may merge values that interfere; use [`assign`] then.
 pub fn assign_as_built(func: &Function) -> Assignment {
     let fast = assign_by_hint(func);
@@ -253,8 +255,17 @@ fn assign_with(func: &Function, as_built: bool) -> Assignment {
                 .layout
                 .last_inst(blocks[0])
                 .is_none_or(|t| dfg.insts[t].targets.is_empty());
-        let live = (!single).then(|| Liveness::compute(func, &ControlFlowGraph::compute(func)));
-        check_groups(func, &blocks, live.as_ref(), &group, &mut conflict);
+        let cfg = (!single).then(|| ControlFlowGraph::compute(func));
+        let live = cfg.as_ref().map(|cfg| Liveness::compute(func, cfg));
+        // As built, values of one register overlap only in unreachable
+        // blocks (renamed with nothing defined on entry, while liveness
+        // still flows through them); code that never runs may share the
+        // register as the source did, so only reachable blocks count.
+        let checked: Vec<Block> = match (&cfg, as_built) {
+            (Some(cfg), true) => reachable(func, cfg, &blocks),
+            _ => blocks.clone(),
+        };
+        check_groups(func, &checked, live.as_ref(), &group, &mut conflict);
         if let Some(before) = before {
             assert_eq!(
                 before, conflict,
@@ -332,6 +343,20 @@ fn assign_with(func: &Function, as_built: bool) -> Assignment {
         }
     }
     a
+}
+
+/// The blocks of `blocks` reachable from the entry, in the same order.
+/// (No reachable block has an unreachable successor, so their liveness is
+/// not affected by the unreachable ones.)
+fn reachable(func: &Function, cfg: &ControlFlowGraph, blocks: &[Block]) -> Vec<Block> {
+    let mut seen: SecondaryMap<Block, bool> = SecondaryMap::with_capacity(blocks.len(), false);
+    let mut stack: Vec<Block> = func.layout.entry_block().into_iter().collect();
+    while let Some(b) = stack.pop() {
+        if !std::mem::replace(&mut seen[b], true) {
+            stack.extend(cfg.succs(b).iter().copied());
+        }
+    }
+    blocks.iter().copied().filter(|&b| seen[b]).collect()
 }
 
 /// Marks every group in which two members are live at the same point, or a
