@@ -235,9 +235,9 @@ impl<'s> Lexer<'s> {
         Err(Diagnostic::new(start, unexpected_char(&self.src[start..])))
     }
 
-    /// Reads an instruction spelling `mnemonic(.word)*` starting at the
-    /// current position, which must directly follow an identifier already
-    /// lexed from `start`.
+    /// Reads an instruction spelling `mnemonic(.word)*` from `start`: the
+    /// current position must directly follow the part of it already lexed
+    /// (the mnemonic, or the mnemonic and its first modifier).
     pub fn opcode_tail(&mut self, start: usize) -> &'s str {
         let b = self.bytes;
         let mut e = self.pos;

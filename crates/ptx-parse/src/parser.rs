@@ -1378,9 +1378,15 @@ impl<'s> Parser<'s> {
             );
         }
 
-        // Spelling: mnemonic plus every modifier token that follows.
+        // Spelling: mnemonic plus every modifier token that follows. The
+        // usual unbroken `mnemonic.mod.mod` is scanned in one go from the
+        // lexer, which sits right after the first modifier.
         let src = self.lex_src();
         let mut end = m.pos as usize + m.text.len();
+        if self.tok.kind == Tok::Dot && self.tok.pos as usize == end {
+            end = m.pos as usize + self.lex.opcode_tail(m.pos as usize).len();
+            self.tok = self.lex.next_token()?;
+        }
         let mut contiguous = true;
         let mut owned = String::new();
         let mut last_end = end;
