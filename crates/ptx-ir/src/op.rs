@@ -509,6 +509,14 @@ impl OpTable {
         Self::default()
     }
 
+    /// Makes room for `forms` more forms and `strings` more strings.
+    pub fn reserve(&mut self, forms: usize, strings: usize) {
+        self.infos.reserve(forms);
+        self.by_text.reserve(forms);
+        self.syms.strings.reserve(strings);
+        self.syms.ids.reserve(strings);
+    }
+
     /// The decoded form of `id`.
     #[inline]
     pub fn info(&self, id: OpId) -> &OpInfo {

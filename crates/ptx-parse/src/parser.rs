@@ -800,6 +800,10 @@ impl<'s> FnBuilder<'s> {
         let insts = memchr::memchr_iter(b';', &body[..end]).count() + 4;
         self.func.dfg.reserve(insts);
         self.func.layout.reserve(insts);
+        // Distinct forms and strings grow far slower than the body; room
+        // for a typical function's spares most regrowth of their tables.
+        let room = insts.min(64) / 2;
+        self.func.ops.reserve(room, room);
     }
 
     fn scope_id(&self) -> u32 {
