@@ -47,20 +47,26 @@ pub fn reform(f: &mut Function, i: Inst, text: &str, operands: SmallVec<[Operand
 
 /// Rewrites every use in instruction `i` through `map`.
 pub fn rewrite_inst_uses(f: &mut Function, i: Inst, map: impl Fn(Value) -> Value) {
-    let d = &mut f.dfg.insts[i];
-    let results = d.results.clone();
-    if let Some(g) = &mut d.guard {
+    let ptx_ir::InstData {
+        guard,
+        operands,
+        results,
+        ties,
+        targets,
+        ..
+    } = &mut f.dfg.insts[i];
+    if let Some(g) = guard {
         g.pred = map(g.pred);
     }
-    for o in &mut d.operands {
+    for o in operands.iter_mut() {
         o.for_each_value_mut(&mut |v| {
             if !results.contains(v) {
                 *v = map(*v)
             }
         });
     }
-    d.ties.iter_mut().for_each(|v| *v = map(*v));
-    for t in &mut d.targets {
+    ties.iter_mut().for_each(|v| *v = map(*v));
+    for t in targets.iter_mut() {
         t.args.iter_mut().for_each(|v| *v = map(*v));
     }
 }

@@ -210,6 +210,15 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     pub fn get(&self, k: K) -> &V {
         self.elems.get(k.index()).unwrap_or(&self.default)
     }
+
+    /// Makes key `i` writable: fills every slot the allocation already has
+    /// room for (at least up to `i`), so that a table written key by key
+    /// resizes once per growth of its buffer, not once per key.
+    #[cold]
+    fn grow(&mut self, i: usize) {
+        let n = (i + 1).max(self.elems.capacity());
+        self.elems.resize(n, self.default.clone());
+    }
 }
 
 impl<K: EntityRef, V: Clone> std::ops::Index<K> for SecondaryMap<K, V> {
@@ -225,7 +234,7 @@ impl<K: EntityRef, V: Clone> std::ops::IndexMut<K> for SecondaryMap<K, V> {
     fn index_mut(&mut self, k: K) -> &mut V {
         let i = k.index();
         if i >= self.elems.len() {
-            self.elems.resize(i + 1, self.default.clone());
+            self.grow(i);
         }
         &mut self.elems[i]
     }
