@@ -22,8 +22,8 @@ impl ControlFlowGraph {
     pub fn compute(func: &Function) -> Self {
         let n = func.dfg.blocks.len();
         let mut cfg = ControlFlowGraph {
-            succs: SecondaryMap::with_capacity(n, SmallVec::new()),
-            preds: SecondaryMap::with_capacity(n, SmallVec::new()),
+            succs: SecondaryMap::with_capacity_default(n),
+            preds: SecondaryMap::with_capacity_default(n),
         };
         for b in func.layout.blocks() {
             if let Some(t) = func.layout.last_inst(b) {
@@ -134,7 +134,7 @@ impl DominatorTree {
             },
         );
         let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> =
-            SecondaryMap::with_capacity(n, SmallVec::new());
+            SecondaryMap::with_capacity_default(n);
         for &b in &rpo[1..] {
             let d = idoms[b.index()].map(|d| Block::new(d as usize));
             idom[b] = d;

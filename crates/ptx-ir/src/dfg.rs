@@ -231,7 +231,7 @@ pub fn compute_uses(
 ) -> SecondaryMap<Value, SmallVec<[Inst; 2]>> {
     // Every value may be used: one allocation instead of regrowth.
     let mut uses: SecondaryMap<Value, SmallVec<[Inst; 2]>> =
-        SecondaryMap::with_capacity(dfg.values.len(), SmallVec::new());
+        SecondaryMap::with_capacity_default(dfg.values.len());
     for i in insts {
         dfg.insts[i].for_each_use(|v| {
             let l = &mut uses[v];

@@ -163,6 +163,9 @@ impl<K: EntityRef, V> std::ops::IndexMut<K> for PrimaryMap<K, V> {
 pub struct SecondaryMap<K: EntityRef, V: Clone> {
     elems: Vec<V>,
     default: V,
+    /// Makes a default entry more cheaply than cloning `default` (set for
+    /// tables built from `V::default()`: an empty `SmallVec` clones slowly).
+    make: Option<fn() -> V>,
     marker: PhantomData<K>,
 }
 
@@ -175,7 +178,17 @@ impl<K: EntityRef, V: Clone + Default> Default for SecondaryMap<K, V> {
 impl<K: EntityRef, V: Clone + Default> SecondaryMap<K, V> {
     /// An empty table whose entries read as `V::default()`.
     pub fn new() -> Self {
-        Self::with_default(V::default())
+        SecondaryMap {
+            make: Some(V::default),
+            ..Self::with_default(V::default())
+        }
+    }
+
+    /// A table of `V::default()` entries pre-sized for `n` keys.
+    pub fn with_capacity_default(n: usize) -> Self {
+        let mut m = Self::new();
+        m.elems.resize_with(n, V::default);
+        m
     }
 }
 
@@ -185,6 +198,7 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
         SecondaryMap {
             elems: Vec::new(),
             default,
+            make: None,
             marker: PhantomData,
         }
     }
@@ -193,6 +207,7 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
         SecondaryMap {
             elems: vec![default.clone(); n],
             default,
+            make: None,
             marker: PhantomData,
         }
     }
@@ -217,7 +232,10 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     #[cold]
     fn grow(&mut self, i: usize) {
         let n = (i + 1).max(self.elems.capacity());
-        self.elems.resize(n, self.default.clone());
+        match self.make {
+            Some(make) => self.elems.resize_with(n, make),
+            None => self.elems.resize(n, self.default.clone()),
+        }
     }
 }
 
