@@ -347,23 +347,26 @@ pub fn operand_type_mismatch(
     ty_of: impl Fn(Value) -> Type,
 ) -> Option<(usize, String)> {
     let info = ops.info(op);
-    let ty = info.last_type()?;
     // `.hi` reads as the comparison operator of the same name.
-    let wide = info
-        .mods
-        .iter()
-        .any(|m| ops.is_word(*m, "wide") || *m == crate::op::Mod::Cmp(crate::op::CmpOp::Hi));
+    let wide = || {
+        info.mods
+            .iter()
+            .any(|m| ops.is_word(*m, "wide") || *m == crate::op::Mod::Cmp(crate::op::CmpOp::Hi))
+    };
     let same_type_operands: &[usize] = match info.opcode {
         Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max => &[0, 1, 2],
         Opcode::And | Opcode::Or | Opcode::Xor => &[0, 1, 2],
         Opcode::Not | Opcode::Neg | Opcode::Abs | Opcode::Cnot => &[0, 1],
-        Opcode::Mul if !wide => &[0, 1, 2],
-        Opcode::Mad if !wide => &[0, 1, 2, 3],
+        Opcode::Mul | Opcode::Mad if wide() => &[],
+        Opcode::Mul => &[0, 1, 2],
+        Opcode::Mad => &[0, 1, 2, 3],
         Opcode::Shl | Opcode::Shr => &[0, 1],
         Opcode::Selp => &[0, 1, 2],
         Opcode::Setp => &[1, 2],
-        _ => &[],
+        // Nothing else is checked here.
+        _ => return None,
     };
+    let ty = info.last_type()?;
     let check = |k: usize, want: Type| -> Option<(usize, String)> {
         let v = match operands.get(k)? {
             Operand::Value(v) | Operand::Not(v) => *v,
