@@ -375,8 +375,23 @@ impl<'a> Printer<'a> {
     #[inline]
     fn put(&self, out: &mut impl Write, v: Value) -> fmt::Result {
         let r = self.regs.reg(v);
-        out.write_str(r.class.reg_prefix())?;
-        write_u64(out, r.num as u64)
+        // Prefix and digits assembled on the stack, written in one go.
+        let prefix = r.class.reg_prefix().as_bytes();
+        let mut buf = [0u8; 16];
+        let mut i = buf.len();
+        let mut n = r.num;
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        i -= prefix.len();
+        buf[i..i + prefix.len()].copy_from_slice(prefix);
+        // SAFETY: an ASCII prefix and ASCII digits.
+        out.write_str(unsafe { std::str::from_utf8_unchecked(&buf[i..]) })
     }
 
     fn sym(&self, s: Sym) -> &str {
