@@ -144,8 +144,10 @@ impl Pass for Cse {
                 }
                 Step::Enter(b) => {
                     stack.push(Step::Exit(undo.len()));
-                    let insts: Vec<Inst> = f.layout.block_insts(b).collect();
-                    for i in insts {
+                    // The layout does not change until the walk is over.
+                    let mut cur = f.layout.first_inst(b);
+                    while let Some(i) = cur {
+                        cur = f.layout.next_inst(i);
                         rewrite_uses(f, i, &replace);
                         if !candidate(f, i) {
                             continue;
@@ -183,12 +185,7 @@ impl Pass for Cse {
         }
         // Uses in blocks visited before their replacement was known (branch
         // arguments of back edges, unreachable blocks).
-        let blocks: Vec<Block> = f.layout.blocks().collect();
-        for b in blocks {
-            for i in f.layout.block_insts(b).collect::<Vec<_>>() {
-                rewrite_uses(f, i, &replace);
-            }
-        }
+        crate::rewrite::for_each_inst(f, |f, i| rewrite_uses(f, i, &replace));
         Preserved::Cfg
     }
 }

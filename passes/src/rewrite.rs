@@ -87,10 +87,19 @@ pub fn replace_all_uses(f: &mut Function, map: &FxHashMap<Value, Value>) {
         }
         v
     };
-    let blocks: Vec<_> = f.layout.blocks().collect();
-    for b in blocks {
-        for i in f.layout.block_insts(b).collect::<Vec<_>>() {
-            rewrite_inst_uses(f, i, resolve);
+    for_each_inst(f, |f, i| rewrite_inst_uses(f, i, resolve));
+}
+
+/// Calls `g` on every instruction in layout order, letting it edit the
+/// function (not the layout) without a copy of the instruction list.
+pub fn for_each_inst(f: &mut Function, mut g: impl FnMut(&mut Function, Inst)) {
+    let mut block = f.layout.entry_block();
+    while let Some(b) = block {
+        let mut cur = f.layout.first_inst(b);
+        while let Some(i) = cur {
+            g(f, i);
+            cur = f.layout.next_inst(i);
         }
+        block = f.layout.next_block(b);
     }
 }
