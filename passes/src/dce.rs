@@ -118,7 +118,9 @@ impl Pass for Dce {
                     dead_params.push((b, k));
                 }
             }
-            for i in f.layout.block_insts(b).collect::<Vec<_>>() {
+            let mut cur = f.layout.first_inst(b);
+            while let Some(i) = cur {
+                cur = f.layout.next_inst(i);
                 if !live_inst[i] {
                     f.layout.remove_inst(i);
                     changed = true;
@@ -127,7 +129,7 @@ impl Pass for Dce {
         }
         tracing::debug!(target: "dce", function = %f.name, parameters = dead_params.len(), "removing dead code");
         changed |= !dead_params.is_empty();
-        remove_params(f, &blocks, dead_params);
+        remove_params(f, dead_params);
         if changed {
             Preserved::Cfg
         } else {
@@ -137,11 +139,7 @@ impl Pass for Dce {
 }
 
 /// Removes parameters `(block, index)` and the matching branch arguments.
-fn remove_params(
-    f: &mut Function,
-    blocks: &[ptx_ir::Block],
-    mut dead: Vec<(ptx_ir::Block, usize)>,
-) {
+fn remove_params(f: &mut Function, mut dead: Vec<(ptx_ir::Block, usize)>) {
     if dead.is_empty() {
         return;
     }
@@ -150,17 +148,15 @@ fn remove_params(
     for &(b, k) in &dead {
         f.dfg.blocks[b].params.remove(k);
     }
-    for &b in blocks {
-        for i in f.layout.block_insts(b).collect::<Vec<_>>() {
-            for t in &mut f.dfg.insts[i].targets {
-                for &(db, k) in &dead {
-                    if t.block == db && k < t.args.len() {
-                        t.args.remove(k);
-                    }
+    crate::rewrite::for_each_inst(f, |f, i| {
+        for t in &mut f.dfg.insts[i].targets {
+            for &(db, k) in &dead {
+                if t.block == db && k < t.args.len() {
+                    t.args.remove(k);
                 }
             }
         }
-    }
+    });
     // Renumber the remaining parameters' definitions.
     let touched: Vec<ptx_ir::Block> = dead.iter().map(|d| d.0).collect();
     for b in touched {
