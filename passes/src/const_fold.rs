@@ -283,7 +283,10 @@ impl Pass for ConstFold {
             let mut round = false;
             let mut copies: FxHashMap<Value, Value> = FxHashMap::default();
             for &b in &blocks {
-                for i in f.layout.block_insts(b).collect::<Vec<_>>() {
+                // Only the current instruction may leave the layout.
+                let mut cur = f.layout.first_inst(b);
+                while let Some(i) = cur {
+                    cur = f.layout.next_inst(i);
                     // Propagate constants into immediate-taking sources.
                     let op = f.op(i).opcode;
                     let ty = int_type(f, i);
