@@ -205,3 +205,57 @@ impl PassManager {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::lookup;
+
+    fn kernel(body: &str) -> Function {
+        let src = format!(
+            ".version 7.0\n.target sm_80\n.address_size 64\n\
+             .visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n\
+             ld.param.u64 %rd1, [p];\n{body}\nret;\n}}\n"
+        );
+        ptx_parse::parse_module(&src)
+            .unwrap()
+            .functions()
+            .next()
+            .unwrap()
+            .clone()
+    }
+
+    /// `run` reports whether any pass changed the function: the printer
+    /// relies on it to print an unchanged function as built.
+    #[test]
+    fn run_says_whether_a_pass_changed_the_function() {
+        let passes = [
+            (lookup("copy-prop").unwrap(), vec![]),
+            (lookup("dce").unwrap(), vec![]),
+        ];
+        let mut pm = PassManager::new(&passes, Instrumentation::default());
+        let mut log = String::new();
+        let mut copy =
+            kernel("ld.global.u32 %r1, [%rd1];\nmov.u32 %r2, %r1;\nst.global.u32 [%rd1], %r2;");
+        assert!(pm
+            .run(&mut copy, &mut AnalysisManager::new(), &mut log)
+            .unwrap());
+        let mut tidy = kernel("ld.global.u32 %r1, [%rd1];\nst.global.u32 [%rd1], %r1;");
+        assert!(!pm
+            .run(&mut tidy, &mut AnalysisManager::new(), &mut log)
+            .unwrap());
+        // Passes left out by --opt-bisect-limit change nothing either.
+        let mut pm = PassManager::new(
+            &passes,
+            Instrumentation {
+                bisect_limit: Some(0),
+                ..Default::default()
+            },
+        );
+        let mut copy =
+            kernel("ld.global.u32 %r1, [%rd1];\nmov.u32 %r2, %r1;\nst.global.u32 [%rd1], %r2;");
+        assert!(!pm
+            .run(&mut copy, &mut AnalysisManager::new(), &mut log)
+            .unwrap());
+    }
+}

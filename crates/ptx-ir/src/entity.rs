@@ -257,3 +257,48 @@ impl<K: EntityRef, V: Clone> std::ops::IndexMut<K> for SecondaryMap<K, V> {
         &mut self.elems[i]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Inst, Value};
+    use smallvec::SmallVec;
+
+    #[test]
+    fn growing_fills_with_the_default_and_keeps_entries() {
+        let mut m: SecondaryMap<Value, u32> = SecondaryMap::with_default(7);
+        m.reserve(100);
+        m[Value::new(3)] = 1;
+        m[Value::new(40)] = 2;
+        // Slots the buffer had room for read as the default, as do slots
+        // far beyond it.
+        assert_eq!(
+            (m[Value::new(0)], m[Value::new(3)], m[Value::new(39)]),
+            (7, 1, 7)
+        );
+        assert_eq!(
+            (m[Value::new(40)], m[Value::new(99)], m[Value::new(5000)]),
+            (2, 7, 7)
+        );
+        m[Value::new(300)] = 3;
+        assert_eq!(
+            (m[Value::new(3)], m[Value::new(40)], m[Value::new(300)]),
+            (1, 2, 3)
+        );
+        assert_eq!(m[Value::new(299)], 7);
+    }
+
+    #[test]
+    fn tables_of_smallvecs_start_empty_everywhere() {
+        let mut a: SecondaryMap<Inst, SmallVec<[u32; 2]>> = SecondaryMap::with_capacity_default(4);
+        let mut b: SecondaryMap<Inst, SmallVec<[u32; 2]>> = SecondaryMap::new();
+        for m in [&mut a, &mut b] {
+            m[Inst::new(2)].push(5);
+            m[Inst::new(9)].extend([1, 2, 3]);
+            assert!(m[Inst::new(0)].is_empty() && m[Inst::new(8)].is_empty());
+            assert_eq!(m[Inst::new(2)].as_slice(), &[5]);
+            assert_eq!(m[Inst::new(9)].as_slice(), &[1, 2, 3]);
+            assert!(m[Inst::new(10)].is_empty() && m[Inst::new(1000)].is_empty());
+        }
+    }
+}
