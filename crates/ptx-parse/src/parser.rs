@@ -758,6 +758,8 @@ struct FnBuilder<'s> {
     pending: Vec<PendingTarget<'s>>,
     tables: FxHashMap<Sym, BranchTable<'s>>,
     local_names: FxHashSet<String>,
+    /// Per declared name, the last suffix `unique_name` gave it.
+    suffixes: FxHashMap<&'s str, u32>,
     entry: Block,
     cur: Option<Block>,
     loc: u32,
@@ -784,6 +786,7 @@ impl<'s> FnBuilder<'s> {
             pending: Vec::new(),
             tables: FxHashMap::default(),
             local_names: FxHashSet::default(),
+            suffixes: FxHashMap::default(),
             entry,
             cur: Some(entry),
             loc: 0,
@@ -896,14 +899,21 @@ impl<'s> FnBuilder<'s> {
             .find_map(|&d| self.scopes[d as usize].syms.get(name).copied())
     }
 
-    fn unique_name(&mut self, name: &str) -> String {
-        let mut n = name.to_string();
-        let mut k = 0;
-        while !self.local_names.insert(n.clone()) {
-            k += 1;
-            n = format!("{name}_{k}");
+    /// `name`, or `name_k` for the smallest `k` not yet taken. Names are
+    /// never released, so the search for a name resumes after the suffix
+    /// it last handed out (one step per call, not one per earlier call).
+    fn unique_name(&mut self, name: &'s str) -> String {
+        if self.local_names.insert(name.to_string()) {
+            return name.to_string();
         }
-        n
+        let k = self.suffixes.entry(name).or_insert(0);
+        loop {
+            *k += 1;
+            let n = format!("{name}_{k}");
+            if self.local_names.insert(n.clone()) {
+                return n;
+            }
+        }
     }
 
     fn new_block(&mut self) -> Block {

@@ -101,6 +101,20 @@ fn fifty_thousand_registers_in_one_declaration() {
 }
 
 #[test]
+fn twenty_thousand_call_sequences_in_one_function() {
+    // Each call's scope declares `param0` and `retval0` again; giving them
+    // unique names must not retry every earlier suffix (it once did, and
+    // took over two minutes here).
+    let out = ptx_opt(&[], &shapes::calls(20_000));
+    assert_eq!(count(&out, "call.uni"), 20_000);
+    assert!(
+        out.contains(".param .b32 param0_19999;"),
+        "names made unique"
+    );
+    assert!(!out.contains("param0_20000"));
+}
+
+#[test]
 fn a_hundred_megabyte_file() {
     let src = shapes::big_file(100 << 20);
     let kernels = count(&src, ".entry");

@@ -21,6 +21,7 @@ pub const SHAPES: &[Shape] = &[
     ("nested scopes", "scopes (one instruction each)", nested),
     ("%r<N>", "registers (one instruction each)", registers),
     ("one line", "instructions", one_line),
+    ("call sequences", "calls (5 lines each)", calls),
 ];
 
 fn kernel(decls: &str, body: &str) -> String {
@@ -106,6 +107,25 @@ pub fn one_line(n: usize) -> String {
     }
     b.push_str("\n\tst.global.u32 [%rd2], %r1;\n");
     kernel("\t.reg .b32 %r<2>;\n", &b)
+}
+
+/// `n` calls as compilers write them: each in its own `{ }` scope that
+/// declares the same `.param` names again (printed made unique).
+pub fn calls(n: usize) -> String {
+    let mut b = String::with_capacity(n * 150);
+    b.push_str("\tld.param.u32 %r1, [k_a];\n");
+    for _ in 0..n {
+        b.push_str(
+            "\t{\n\t.param .b32 param0;\n\tst.param.b32 [param0], %r1;\n\t.param .b32 retval0;\n\
+             \tcall.uni (retval0), g, (param0);\n\tld.param.b32 %r1, [retval0];\n\t}\n",
+        );
+    }
+    b.push_str("\tst.global.u32 [%rd2], %r1;\n");
+    kernel("\t.reg .b32 %r<2>;\n", &b).replacen(
+        ".visible .entry",
+        ".func (.param .b32 r) g(.param .b32 a)\n{\n\tret;\n}\n\n.visible .entry",
+        1,
+    )
 }
 
 /// A module of at least `bytes` bytes: many small kernels with loops,
