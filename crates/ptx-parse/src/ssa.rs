@@ -83,6 +83,9 @@ fn visit_defs(shape: Shape, ops: &mut [Operand], f: &mut impl FnMut(&mut Value))
     }
 }
 
+/// Visits the register slots of one operand: flat forms inline, nested
+/// ones (vectors, lists, addresses) through [`visit_nested`].
+#[inline]
 fn visit_operand(o: &mut Operand, kind: Slot, f: &mut impl FnMut(&mut Value, Slot)) {
     match o {
         Operand::Value(v) | Operand::Sel(v, _) => f(v, kind),
@@ -95,18 +98,25 @@ fn visit_operand(o: &mut Operand, kind: Slot, f: &mut impl FnMut(&mut Value, Slo
                 f(b, kind)
             }
         }
+        Operand::Vector(_) | Operand::List(_) | Operand::Addr(_) => visit_nested(o, kind, f),
+        _ => {}
+    }
+}
+
+fn visit_nested(o: &mut Operand, kind: Slot, f: &mut dyn FnMut(&mut Value, Slot)) {
+    match o {
         Operand::Vector(vs) | Operand::List(vs) => {
             for x in vs.iter_mut() {
-                visit_operand(x, kind, f);
+                visit_operand(x, kind, &mut |v, s| f(v, s));
             }
         }
         Operand::Addr(a) => {
-            visit_operand(&mut a.base, Slot::Use, f);
+            visit_operand(&mut a.base, Slot::Use, &mut |v, s| f(v, s));
             for x in &mut a.rest {
-                visit_operand(x, Slot::Use, f);
+                visit_operand(x, Slot::Use, &mut |v, s| f(v, s));
             }
         }
-        _ => {}
+        _ => visit_operand(o, kind, &mut |v, s| f(v, s)),
     }
 }
 
