@@ -153,11 +153,21 @@ fn write_function_with(
 struct Printer<'a> {
     f: &'a Function,
     regs: &'a Assignment,
-    labels: Vec<Option<String>>,
-    trampolines: Vec<(String, Vec<Copy>, Block)>,
-    taken: FxHashSet<String>,
+    labels: Vec<Option<Label>>,
+    trampolines: Vec<(Label, Vec<Copy>, Block)>,
+    /// The source's labels, which made-up ones must avoid.
+    taken: FxHashSet<&'a str>,
+    /// Made-up labels, by `Label::Made` index.
+    made: Vec<String>,
     fresh: u32,
     last_loc: u32,
+}
+
+/// A printed label: the source's own, or a made-up one.
+#[derive(Clone, Copy)]
+enum Label {
+    Source(Sym),
+    Made(u32),
 }
 
 impl<'a> Printer<'a> {
@@ -166,9 +176,8 @@ impl<'a> Printer<'a> {
         let mut labels = vec![None; f.dfg.blocks.len()];
         for b in f.layout.blocks() {
             if let Some(l) = f.dfg.blocks[b].label {
-                let name = f.ops.word(l).to_string();
-                taken.insert(name.clone());
-                labels[b.as_u32() as usize] = Some(name);
+                taken.insert(f.ops.word(l));
+                labels[b.as_u32() as usize] = Some(Label::Source(l));
             }
         }
         let mut p = Printer {
@@ -177,6 +186,7 @@ impl<'a> Printer<'a> {
             labels,
             trampolines: Vec::new(),
             taken,
+            made: Vec::new(),
             fresh: 0,
             last_loc: 0,
         };
@@ -203,22 +213,32 @@ impl<'a> Printer<'a> {
         p
     }
 
-    fn label(&mut self, b: Block) -> String {
-        if let Some(l) = &self.labels[b.as_u32() as usize] {
-            return l.clone();
+    fn label(&mut self, b: Block) -> Label {
+        if let Some(l) = self.labels[b.as_u32() as usize] {
+            return l;
         }
         let l = self.fresh_label();
-        self.labels[b.as_u32() as usize] = Some(l.clone());
+        self.labels[b.as_u32() as usize] = Some(l);
         l
     }
 
-    fn fresh_label(&mut self) -> String {
+    /// A new `$L__<function>_<n>`, distinct from the source's labels (and,
+    /// by its number, from every other made-up one).
+    fn fresh_label(&mut self) -> Label {
         loop {
             self.fresh += 1;
             let l = format!("$L__{}_{}", sanitize(&self.f.name), self.fresh);
-            if self.taken.insert(l.clone()) {
-                return l;
+            if !self.taken.contains(l.as_str()) {
+                self.made.push(l);
+                return Label::Made(self.made.len() as u32 - 1);
             }
+        }
+    }
+
+    fn label_text(&self, l: Label) -> &str {
+        match l {
+            Label::Source(s) => self.f.ops.word(s),
+            Label::Made(k) => &self.made[k as usize],
         }
     }
 
@@ -227,8 +247,9 @@ impl<'a> Printer<'a> {
         let blocks: Vec<Block> = f.layout.blocks().collect();
         for (k, &b) in blocks.iter().enumerate() {
             let next = blocks.get(k + 1).copied();
-            if let Some(l) = &self.labels[b.as_u32() as usize] {
-                writeln!(out, "{l}:")?;
+            if let Some(l) = self.labels[b.as_u32() as usize] {
+                out.write_str(self.label_text(l))?;
+                out.write_str(":\n")?;
             }
             for i in f.layout.block_insts(b) {
                 self.inst(out, i, next)?;
@@ -236,10 +257,10 @@ impl<'a> Printer<'a> {
         }
         let tramps = std::mem::take(&mut self.trampolines);
         for (label, copies, target) in tramps {
-            writeln!(out, "{label}:")?;
+            writeln!(out, "{}:", self.label_text(label))?;
             self.copies(out, &copies)?;
             let t = self.label(target);
-            writeln!(out, "\tbra.uni \t{t};")?;
+            writeln!(out, "\tbra.uni \t{};", self.label_text(t))?;
         }
         Ok(())
     }
@@ -292,7 +313,7 @@ impl<'a> Printer<'a> {
                 }
                 if Some(t.block) != next {
                     let l = self.label(t.block);
-                    writeln!(out, "\tbra.uni \t{l};")?;
+                    writeln!(out, "\tbra.uni \t{};", self.label_text(l))?;
                 }
                 return Ok(());
             }
@@ -301,7 +322,7 @@ impl<'a> Printer<'a> {
                 let target_label = match edge(0) {
                     Some(c) if d.guard.is_some() => {
                         let l = self.fresh_label();
-                        self.trampolines.push((l.clone(), c.clone(), taken));
+                        self.trampolines.push((l, c.clone(), taken));
                         l
                     }
                     Some(c) => {
@@ -311,7 +332,7 @@ impl<'a> Printer<'a> {
                     None => self.label(taken),
                 };
                 self.guard(out, d.guard)?;
-                writeln!(out, "{} \t{target_label};", info.text)?;
+                writeln!(out, "{} \t{};", info.text, self.label_text(target_label))?;
             }
             _ => {
                 // Copies for brx.idx edges cannot be split per target; they
@@ -353,7 +374,7 @@ impl<'a> Printer<'a> {
             }
             if Some(t.block) != next {
                 let l = self.label(t.block);
-                writeln!(out, "\tbra.uni \t{l};")?;
+                writeln!(out, "\tbra.uni \t{};", self.label_text(l))?;
             }
         }
         Ok(())

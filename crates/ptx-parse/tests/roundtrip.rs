@@ -182,3 +182,34 @@ fn unreachable_blocks_keep_their_registers_as_built() {
     assert_eq!(fast, twice);
     assert!(f.has_body);
 }
+
+/// A guarded branch whose taken edge needs copies goes through a made-up
+/// trampoline label, which avoids the source's own labels (here one that
+/// looks made up).
+#[test]
+fn copies_on_a_guarded_branch_go_through_a_fresh_trampoline() {
+    let src = ".version 7.0\n.target sm_80\n.address_size 64\n\
+        .visible .entry k(.param .u32 a)\n{\n\
+        \t.reg .b32 %r<3>;\n\t.reg .pred %p<2>;\n\
+        \tld.param.u32 %r1, [a];\n\tmov.u32 %r2, 0;\n\
+        $L__k_1:\n\tadd.s32 %r2, %r2, %r1;\n\tsetp.lt.s32 %p1, %r2, 100;\n\
+        \t@%p1 bra $L__k_1;\n\tret;\n}\n";
+    let mut m = ptx_parse::parse_module(src).unwrap();
+    let f = m.functions_mut().next().unwrap();
+    // Send %r1's value round the loop instead of the sum: the parameter
+    // and its argument now come from different registers.
+    let blocks: Vec<_> = f.layout.blocks().collect();
+    let term = f.layout.last_inst(blocks[1]).unwrap();
+    let r1 = f.inst(f.layout.first_inst(blocks[0]).unwrap()).results[0];
+    let t = &mut f.dfg.insts[term].targets[0];
+    assert_eq!(t.args.len(), 1);
+    t.args[0] = r1;
+    assert!(verify_function(f).is_empty());
+    let out = module_to_string(&m);
+    assert!(out.contains("@%p1 bra \t$L__k_2;"), "{out}");
+    let tramp = out.split("$L__k_2:\n").nth(1).expect("trampoline printed");
+    assert!(tramp.starts_with("\tmov.b32 \t"), "{out}");
+    assert!(tramp.contains("\tbra.uni \t$L__k_1;"), "{out}");
+    let again = ptx_parse::parse_module(&out).unwrap();
+    assert!(verify_function(again.functions().next().unwrap()).is_empty());
+}
