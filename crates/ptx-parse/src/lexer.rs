@@ -53,8 +53,8 @@ pub struct Lexer<'s> {
 
 const WS: u8 = 1;
 const NL: u8 = 2;
-const ID_START: u8 = 4;
-const ID_CONT: u8 = 8;
+pub(crate) const ID_START: u8 = 4;
+pub(crate) const ID_CONT: u8 = 8;
 const DIGIT: u8 = 16;
 const PUNCT: u8 = 32;
 
@@ -94,8 +94,9 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// Whether byte `c` is in any of the character classes `class`.
 #[inline]
-fn is(c: u8, class: u8) -> bool {
+pub(crate) fn is(c: u8, class: u8) -> bool {
     CLASS[c as usize] & class != 0
 }
 

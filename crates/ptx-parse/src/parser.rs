@@ -8,6 +8,8 @@
 //!
 //! The first error ends parsing; it points at the offending token.
 
+mod fast;
+
 use crate::diag::Diagnostic;
 use crate::lexer::{Lexer, Tok, Token};
 use crate::mnemonics::{is_mnemonic, is_special_register};
@@ -17,7 +19,7 @@ use ptx_ir::entity::EntityRef;
 use ptx_ir::verify::{bool_form, operand_counts, operand_type_mismatch};
 use ptx_ir::{
     Address, Block, BlockCall, DominatorTree, FuncKind, Function, GlobalVar, Guard, Imm, Inst,
-    InstData, Item, Module, Opcode, Operand, ParamDecl, Sym, Type, Value,
+    InstData, Item, Module, OpId, Opcode, Operand, ParamDecl, Sym, Type, Value,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
@@ -107,13 +109,18 @@ pub struct Parser<'s> {
     state: Header,
     /// Every instruction form seen in the module, decoded once.
     ops: ptx_ir::OpTable,
-    /// Instruction count of the last function body.
     /// Nesting of the operand or constant expression being parsed, bounded
     /// so that no input can exhaust the stack.
     depth: u32,
     /// Set by [`Parser::defer_unknown_symbols`]: an undeclared identifier
     /// becomes a symbol and is listed here for the caller to check.
     deferred: Option<Vec<&'s str>>,
+    /// Whether instructions of the common shape take the fast path
+    /// (`fast.rs`); off only in the test comparing both paths.
+    fast: bool,
+    /// Instructions the fast path parsed (for that test).
+    #[cfg(test)]
+    fast_taken: usize,
 }
 
 /// Deepest operand (`{`, `(`, `[`) or expression nesting accepted.
@@ -161,6 +168,9 @@ impl<'s> Parser<'s> {
             ops: ptx_ir::OpTable::new(),
             depth: 0,
             deferred: None,
+            fast: true,
+            #[cfg(test)]
+            fast_taken: 0,
         })
     }
 
@@ -1384,6 +1394,9 @@ impl<'s> Parser<'s> {
         b: &mut FnBuilder<'s>,
         guard: Option<(Guard, u32)>,
     ) -> Result<(), Diagnostic> {
+        if self.fast && self.instruction_fast(b, guard)? {
+            return Ok(());
+        }
         let m = self.bump()?;
         if m.kind != Tok::Ident {
             return self.err(
@@ -1425,21 +1438,7 @@ impl<'s> Parser<'s> {
         } else {
             owned.as_str()
         };
-        let op = match b.func.ops.lookup_text(text) {
-            Some(op) => op,
-            None => {
-                // Decode each spelling once per module, then copy it into
-                // each function that uses it.
-                let known = match self.ops.lookup_text(text) {
-                    Some(k) => k,
-                    None if !is_mnemonic(m.text) => {
-                        return self.err(m, format!("unknown instruction '{}'", m.text));
-                    }
-                    None => self.ops.intern_text(text),
-                };
-                b.func.ops.import(&self.ops, known)
-            }
-        };
+        let op = self.resolve_op(b, m, text)?;
         let mut d = InstData::new(op, SmallVec::new());
         d.pos = m.pos;
         d.loc = b.loc;
@@ -1471,6 +1470,28 @@ impl<'s> Parser<'s> {
         self.check_operands(b, &d, &positions, semi)?;
         b.append(d);
         Ok(())
+    }
+
+    /// The form spelled `text` (mnemonic token `m`) in the function's table.
+    fn resolve_op(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        m: Token<'s>,
+        text: &str,
+    ) -> Result<OpId, Diagnostic> {
+        if let Some(op) = b.func.ops.lookup_text(text) {
+            return Ok(op);
+        }
+        // Decode each spelling once per module, then copy it into each
+        // function that uses it.
+        let known = match self.ops.lookup_text(text) {
+            Some(k) => k,
+            None if !is_mnemonic(m.text) => {
+                return self.err(m, format!("unknown instruction '{}'", m.text));
+            }
+            None => self.ops.intern_text(text),
+        };
+        Ok(b.func.ops.import(&self.ops, known))
     }
 
     fn missing_separator<T>(&self) -> Result<T, Diagnostic> {

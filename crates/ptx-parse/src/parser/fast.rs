@@ -1,0 +1,374 @@
+//! The common instruction shape, parsed straight from the source bytes.
+//!
+//! Nearly every instruction compilers write is `mnemonic.mod… a, b, c;` on
+//! one line, its operands plain registers, literals and `[%reg+N]`
+//! addresses. [`Parser::instruction_fast`] reads that shape without
+//! building tokens; anything else (a branch or call, a selector, a vector,
+//! a symbol, an expression, a comment or line break inside, any error)
+//! sends the instruction to the general path, which then parses it from
+//! its first byte.
+//!
+//! Invariant: the fast path builds exactly the instruction the general
+//! path would, and leaves the parser where the general path would. Before
+//! giving up it may only have done what the general path does first, in
+//! the same order (resolving the form, looking registers up left to
+//! right), so giving up changes nothing the general path then sees.
+
+use super::{is_branch, FnBuilder, Parser, RegDecl};
+use crate::diag::Diagnostic;
+use crate::lexer::{is, Tok, Token, ID_CONT, ID_START};
+use crate::mnemonics::is_special_register;
+use crate::number::parse_literal;
+use ptx_ir::entity::EntityRef;
+use ptx_ir::{Address, Guard, InstData, Opcode, Operand, Value};
+use smallvec::SmallVec;
+
+#[inline]
+fn ident_start(c: u8) -> bool {
+    is(c, ID_START)
+}
+
+#[inline]
+fn ident_cont(c: u8) -> bool {
+    is(c, ID_CONT)
+}
+
+/// A byte cursor over one line of the source.
+struct Cursor<'s> {
+    b: &'s [u8],
+    pos: usize,
+}
+
+impl<'s> Cursor<'s> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    /// Skips spaces and tabs (a line break or comment ends the fast path).
+    #[inline]
+    fn blanks(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.pos += 1;
+        }
+    }
+
+    /// An identifier starting here, as the lexer would take it.
+    #[inline]
+    fn ident(&mut self, src: &'s str) -> Option<&'s str> {
+        let start = self.pos;
+        if !self.peek().is_some_and(ident_start) {
+            return None;
+        }
+        self.pos += 1;
+        while self.peek().is_some_and(ident_cont) {
+            self.pos += 1;
+        }
+        Some(&src[start..self.pos])
+    }
+
+    /// A number token starting here (a digit, then letters, digits, `.`
+    /// and `_`); `None` where the lexer would take an exponent sign too.
+    fn number(&mut self, src: &'s str) -> Option<&'s str> {
+        let start = self.pos;
+        if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'_')
+        {
+            self.pos += 1;
+        }
+        if matches!(self.peek(), Some(b'+' | b'-')) {
+            return None;
+        }
+        Some(&src[start..self.pos])
+    }
+}
+
+impl<'s> Parser<'s> {
+    /// Parses the instruction whose mnemonic is the current token if it
+    /// has the common shape; `Ok(false)` (nothing consumed) otherwise.
+    pub(super) fn instruction_fast(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        guard: Option<(Guard, u32)>,
+    ) -> Result<bool, Diagnostic> {
+        let src = self.lex_src();
+        let m = self.tok;
+        if m.kind != Tok::Ident || is_branch(m.text) {
+            return Ok(false);
+        }
+        let mut c = Cursor {
+            b: src.as_bytes(),
+            pos: m.pos as usize + m.text.len(),
+        };
+        // The spelling: the mnemonic and its unbroken `.word` tail.
+        while c.peek() == Some(b'.') {
+            let dot = c.pos;
+            c.pos += 1;
+            while c.peek().is_some_and(|x| ident_cont(x) || x == b':') {
+                c.pos += 1;
+            }
+            if c.pos == dot + 1 {
+                return Ok(false);
+            }
+        }
+        let text = &src[m.pos as usize..c.pos];
+        c.blanks();
+        // The spelling ends here only if an operand or `;` follows: after a
+        // blank, a comment or a line break a modifier may still come, and
+        // the general path would then look up a longer spelling.
+        let next = c.peek();
+        if !(matches!(next, Some(b';' | b'[' | b'-'))
+            || next.is_some_and(|x| ident_start(x) || x.is_ascii_digit()))
+        {
+            return Ok(false);
+        }
+        let op = self.resolve_op(b, m, text)?;
+        if b.func.ops.info(op).opcode == Opcode::Call {
+            return Ok(false);
+        }
+        let mut d = InstData::new(op, SmallVec::new());
+        d.pos = m.pos;
+        d.loc = b.loc;
+        if let Some((g, _)) = guard {
+            d.guard = Some(g);
+        }
+        let mut positions: SmallVec<[u32; 6]> = SmallVec::new();
+        if c.peek() != Some(b';') {
+            loop {
+                positions.push(c.pos as u32);
+                let Some(o) = self.operand_fast(b, &mut c, src) else {
+                    return Ok(false);
+                };
+                d.operands.push(o);
+                c.blanks();
+                match c.peek() {
+                    Some(b',') => {
+                        c.pos += 1;
+                        c.blanks();
+                    }
+                    Some(b';') => break,
+                    _ => return Ok(false),
+                }
+            }
+        }
+        let semi = Token {
+            kind: Tok::Punct,
+            text: ";",
+            pos: c.pos as u32,
+            newline_before: false,
+        };
+        if self.check_operands(b, &d, &positions, semi).is_err() {
+            return Ok(false);
+        }
+        b.append(d);
+        #[cfg(test)]
+        {
+            self.fast_taken += 1;
+        }
+        self.lex.set_offset(c.pos + 1);
+        self.peeked = None;
+        self.tok = self.lex.next_token()?;
+        Ok(true)
+    }
+
+    /// One operand of the common shapes: a register, a literal alone, or
+    /// `[%reg]` / `[%reg+N]` with `N` plain decimal.
+    fn operand_fast(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        c: &mut Cursor<'s>,
+        src: &'s str,
+    ) -> Option<Operand> {
+        match c.peek()? {
+            b'[' => {
+                c.pos += 1;
+                let base = match self.name_fast(b, c, src)? {
+                    o @ (Operand::Value(_) | Operand::Symbol(_, 0)) => o,
+                    _ => return None,
+                };
+                let mut offset = 0i64;
+                if c.peek() == Some(b'+') {
+                    c.pos += 1;
+                    let start = c.pos;
+                    while c.peek().is_some_and(|x| x.is_ascii_digit()) {
+                        offset = offset
+                            .checked_mul(10)?
+                            .checked_add((c.peek()? - b'0') as i64)?;
+                        c.pos += 1;
+                    }
+                    // Octal (a leading 0) and other notations: general path.
+                    let digits = &src[start..c.pos];
+                    if digits.is_empty() || (digits.len() > 1 && digits.starts_with('0')) {
+                        return None;
+                    }
+                }
+                if c.peek() != Some(b']') {
+                    return None;
+                }
+                c.pos += 1;
+                Some(Operand::Addr(Box::new(Address {
+                    base,
+                    offset,
+                    rest: Vec::new(),
+                })))
+            }
+            b'-' => {
+                c.pos += 1;
+                let lit = c.number(src)?;
+                self.literal_fast(b, c, lit, true)
+            }
+            x if x.is_ascii_digit() => {
+                let lit = c.number(src)?;
+                self.literal_fast(b, c, lit, false)
+            }
+            _ => match self.name_fast(b, c, src)? {
+                // `sym+N` outside an address is left to the general path.
+                Operand::Symbol(..) if c.peek() == Some(b'+') => None,
+                o => Some(o),
+            },
+        }
+    }
+
+    /// A literal that stands alone (a `,` or `;` follows), in the notation
+    /// written.
+    fn literal_fast(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        c: &mut Cursor<'s>,
+        lit: &str,
+        neg: bool,
+    ) -> Option<Operand> {
+        let mut after = Cursor { b: c.b, pos: c.pos };
+        after.blanks();
+        if !matches!(after.peek(), Some(b',' | b';')) {
+            return None;
+        }
+        parse_literal(lit, neg, &mut b.func.ops.syms)
+            .ok()
+            .map(Operand::Imm)
+    }
+
+    /// A name, resolved as the general path does: a plain SSA register
+    /// (no selector or `|` after it), a special register with its
+    /// component (`%tid.x`), or a declared symbol.
+    fn name_fast(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        c: &mut Cursor<'s>,
+        src: &'s str,
+    ) -> Option<Operand> {
+        let name = c.ident(src)?;
+        let mut after = Cursor { b: c.b, pos: c.pos };
+        after.blanks();
+        let dot_after_blank = after.pos != c.pos && after.peek() == Some(b'.');
+        match b.lookup_reg(name) {
+            Some(RegDecl::Var(v)) => {
+                return match after.peek() {
+                    Some(b'.' | b'|') => None,
+                    _ => Some(Operand::Value(Value::new(v as usize))),
+                };
+            }
+            Some(RegDecl::Pinned(_)) => return None,
+            None => {}
+        }
+        if dot_after_blank || after.peek() == Some(b'|') {
+            return None;
+        }
+        if name == "WARP_SZ" || (name.starts_with('%') && is_special_register(name)) {
+            let start = c.pos - name.len();
+            if c.peek() == Some(b'.') {
+                let dot = c.pos;
+                c.pos += 1;
+                while c.peek().is_some_and(|x| ident_cont(x) || x == b':') {
+                    c.pos += 1;
+                }
+                if c.pos == dot + 1 {
+                    return None;
+                }
+            }
+            return Some(Operand::Special(b.func.ops.sym(&src[start..c.pos])));
+        }
+        if c.peek() == Some(b'.') {
+            return None;
+        }
+        let sym = match b.lookup_sym(name) {
+            Some(s) => s,
+            None if self.globals.contains(name) => b.func.ops.sym(name),
+            // Deferred and undeclared names: the general path.
+            None => return None,
+        };
+        Some(Operand::Symbol(sym, 0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// Every item of `src` (or the first error), parsed with or without
+    /// the fast path, in full detail; and how many instructions took it.
+    fn parse(src: &str, fast: bool) -> (String, usize) {
+        let mut p = match Parser::new(src) {
+            Ok(p) => p,
+            Err(e) => return (format!("{e:?}"), 0),
+        };
+        p.fast = fast;
+        let mut out = String::new();
+        loop {
+            match p.next_item() {
+                Ok(Some(item)) => out.push_str(&format!("{item:?}\n")),
+                Ok(None) => break,
+                Err(e) => {
+                    out.push_str(&format!("{e:?}"));
+                    break;
+                }
+            }
+        }
+        (out, p.fast_taken)
+    }
+
+    /// The fast path builds exactly the IR (values, variables, forms,
+    /// symbols, in the same order) and the errors the general path does,
+    /// over the compiler corpus, the hand-written forms and every
+    /// committed fuzz input.
+    #[test]
+    fn fast_path_builds_what_the_general_path_builds() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![
+            root.join("tests/corpus/llc"),
+            root.join("tests/corpus/stress"),
+            root.join("tests/forms"),
+        ];
+        // Every fuzz target's inputs: most are PTX, the rest must fail
+        // the same way on both paths.
+        for sub in ["corpus", "regressions"] {
+            if let Ok(rd) = std::fs::read_dir(root.join("../../fuzz").join(sub)) {
+                dirs.extend(rd.map(|e| e.unwrap().path()).filter(|p| p.is_dir()));
+            }
+        }
+        let (mut files, mut taken) = (0, 0);
+        for dir in dirs {
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let path = e.unwrap().path();
+                let Ok(src) = String::from_utf8(std::fs::read(&path).unwrap()) else {
+                    continue;
+                };
+                let (fast, n) = parse(&src, true);
+                let (general, none) = parse(&src, false);
+                assert_eq!(none, 0);
+                assert!(fast == general, "{}: the two paths differ", path.display());
+                files += 1;
+                taken += n;
+            }
+        }
+        assert!(
+            files > 1000 && taken > 10_000,
+            "{files} files, {taken} fast"
+        );
+    }
+}
