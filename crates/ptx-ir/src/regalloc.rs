@@ -77,24 +77,25 @@ pub fn assign(func: &Function) -> Assignment {
 /// it from parsed code (or after passes that all reported no change): a
 /// source register holds one value at a time, so in reachable code values
 /// sharing its hint never interfere and the check is skipped (unreachable
-/// blocks, which never run, keep the source's register too). Calling this on an edited
-/// function may merge values that interfere; use [`assign`] then.
+/// blocks, which never run, keep the source's register too). Calling this
+/// on an edited function may merge values that interfere; use [`assign`]
+/// then.
 pub fn assign_as_built(func: &Function) -> Assignment {
     let fast = assign_by_hint(func);
     if cfg!(debug_assertions) {
         // The general path, which also asserts that no group interferes.
         let full = assign_with(func, true);
-        if let Some(fast) = &fast {
-            let nv = func.dfg.values.len();
-            assert!(
-                (0..nv).all(|k| fast.reg[Value::new(k)] == full.reg[Value::new(k)])
-                    && fast.counts == full.counts
-                    && full.before.is_empty()
-                    && full.edges.is_empty(),
-                "assign_as_built on '{}': the one-walk assignment differs",
-                func.name
-            );
-        }
+        let Some(fast) = fast else { return full };
+        let nv = func.dfg.values.len();
+        assert!(
+            (0..nv).all(|k| fast.reg[Value::new(k)] == full.reg[Value::new(k)])
+                && fast.counts == full.counts
+                && full.before.is_empty()
+                && full.edges.is_empty(),
+            "assign_as_built on '{}': the one-walk assignment differs",
+            func.name
+        );
+        return fast;
     }
     fast.unwrap_or_else(|| assign_with(func, true))
 }

@@ -805,11 +805,23 @@ impl<'s> FnBuilder<'s> {
         }
     }
 
-    /// Sizes the arenas for a body starting at `body`: one instruction per
-    /// `;` up to the first `}` that starts a line, where compilers close a
-    /// function. (Only a guess: a wrong one costs regrowth or spare room.)
+    /// Sizes the arenas for a body whose `{` starts `body`: one instruction
+    /// per `;` up to the matching `}`. (Only a guess, blind to comments: a
+    /// wrong one costs regrowth or spare room.)
     fn reserve_for(&mut self, body: &[u8]) {
-        let end = memchr::memmem::find(body, b"\n}").unwrap_or(body.len());
+        let mut depth = 0u32;
+        let mut end = body.len();
+        for k in memchr::memchr2_iter(b'{', b'}', body) {
+            if body[k] == b'{' {
+                depth += 1;
+            } else {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    end = k;
+                    break;
+                }
+            }
+        }
         let insts = memchr::memchr_iter(b';', &body[..end]).count() + 4;
         self.func.dfg.reserve(insts);
         self.func.layout.reserve(insts);

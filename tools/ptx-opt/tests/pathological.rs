@@ -115,6 +115,22 @@ fn twenty_thousand_call_sequences_in_one_function() {
 }
 
 #[test]
+fn twenty_thousand_functions_on_one_line() {
+    // Sizing a body must look no further than its own closing brace, even
+    // with no line break anywhere after it.
+    let n = 20_000;
+    let fns: Vec<String> = (0..n)
+        .map(|i| format!(".visible .entry k{i}(.param .u32 a) {{ .reg .b32 %r<2>; ld.param.u32 %r1, [a]; ret; }}"))
+        .collect();
+    let src = format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n{}\n",
+        fns.join(" ")
+    );
+    let out = ptx_opt(&["--threads=1"], &src);
+    assert_eq!(count(&out, ".entry"), n);
+}
+
+#[test]
 fn a_hundred_megabyte_file() {
     let src = shapes::big_file(100 << 20);
     let kernels = count(&src, ".entry");
