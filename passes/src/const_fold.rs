@@ -282,55 +282,51 @@ impl Pass for ConstFold {
             }
             let mut round = false;
             let mut copies: FxHashMap<Value, Value> = FxHashMap::default();
-            for &b in &blocks {
-                // Only the current instruction may leave the layout.
-                let mut cur = f.layout.first_inst(b);
-                while let Some(i) = cur {
-                    cur = f.layout.next_inst(i);
-                    // Propagate constants into immediate-taking sources.
-                    let op = f.op(i).opcode;
-                    let ty = int_type(f, i);
-                    if ty.is_some() && f.inst(i).guard.is_none() {
-                        for &k in imm_positions(op) {
-                            if let Some(Operand::Value(v)) = f.inst(i).operands.get(k) {
-                                if let Some(&c) = consts.get(v) {
-                                    let bits = ty.map_or(64, |t| t.bits());
-                                    let v = if ty.is_some_and(|t| t.is_signed()) {
-                                        sext(c & mask(bits), bits)
-                                    } else {
-                                        (c & mask(bits)) as i64
-                                    };
-                                    f.dfg.insts[i].operands[k] = Operand::Imm(Imm::int(v));
-                                    round = true;
-                                }
+            // Only the current instruction may leave the layout.
+            crate::rewrite::for_each_inst(f, |f, i| {
+                // Propagate constants into immediate-taking sources.
+                let op = f.op(i).opcode;
+                let ty = int_type(f, i);
+                if ty.is_some() && f.inst(i).guard.is_none() {
+                    for &k in imm_positions(op) {
+                        if let Some(Operand::Value(v)) = f.inst(i).operands.get(k) {
+                            if let Some(&c) = consts.get(v) {
+                                let bits = ty.map_or(64, |t| t.bits());
+                                let v = if ty.is_some_and(|t| t.is_signed()) {
+                                    sext(c & mask(bits), bits)
+                                } else {
+                                    (c & mask(bits)) as i64
+                                };
+                                f.dfg.insts[i].operands[k] = Operand::Imm(Imm::int(v));
+                                round = true;
                             }
                         }
                     }
-                    match fold(f, i, &consts) {
-                        Some(Fold::Const(c)) => {
-                            let ty = int_type(f, i).expect("integer");
-                            let r = f.inst(i).results[0];
-                            let v = if ty.is_signed() {
-                                sext(c, ty.bits())
-                            } else {
-                                c as i64
-                            };
-                            let mov = f.ops.intern(Opcode::Mov, &[Mod::Type(ty)]);
-                            let d = &mut f.dfg.insts[i];
-                            d.op = mov;
-                            d.operands = smallvec![Operand::Value(r), Operand::Imm(Imm::int(v))];
-                            consts.insert(r, c);
-                            round = true;
-                        }
-                        Some(Fold::Copy(x)) => {
-                            copies.insert(f.inst(i).results[0], x);
-                            f.layout.remove_inst(i);
-                            round = true;
-                        }
-                        None => {}
-                    }
                 }
-            }
+                match fold(f, i, &consts) {
+                    Some(Fold::Const(c)) => {
+                        let ty = int_type(f, i).expect("integer");
+                        let r = f.inst(i).results[0];
+                        let v = if ty.is_signed() {
+                            sext(c, ty.bits())
+                        } else {
+                            c as i64
+                        };
+                        let mov = f.ops.intern(Opcode::Mov, &[Mod::Type(ty)]);
+                        let d = &mut f.dfg.insts[i];
+                        d.op = mov;
+                        d.operands = smallvec![Operand::Value(r), Operand::Imm(Imm::int(v))];
+                        consts.insert(r, c);
+                        round = true;
+                    }
+                    Some(Fold::Copy(x)) => {
+                        copies.insert(f.inst(i).results[0], x);
+                        f.layout.remove_inst(i);
+                        round = true;
+                    }
+                    None => {}
+                }
+            });
             crate::rewrite::replace_all_uses(f, &copies);
             tracing::debug!(target: "const-fold", function = %f.name, folded = copies.len(), changed = round, "round");
             if !round {

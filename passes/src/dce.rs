@@ -118,15 +118,13 @@ impl Pass for Dce {
                     dead_params.push((b, k));
                 }
             }
-            let mut cur = f.layout.first_inst(b);
-            while let Some(i) = cur {
-                cur = f.layout.next_inst(i);
-                if !live_inst[i] {
-                    f.layout.remove_inst(i);
-                    changed = true;
-                }
-            }
         }
+        crate::rewrite::for_each_inst(f, |f, i| {
+            if !live_inst[i] {
+                f.layout.remove_inst(i);
+                changed = true;
+            }
+        });
         tracing::debug!(target: "dce", function = %f.name, parameters = dead_params.len(), "removing dead code");
         changed |= !dead_params.is_empty();
         remove_params(f, dead_params);

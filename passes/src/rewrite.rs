@@ -90,15 +90,16 @@ pub fn replace_all_uses(f: &mut Function, map: &FxHashMap<Value, Value>) {
     for_each_inst(f, |f, i| rewrite_inst_uses(f, i, resolve));
 }
 
-/// Calls `g` on every instruction in layout order, letting it edit the
-/// function (not the layout) without a copy of the instruction list.
+/// Calls `g` on every instruction in layout order without a copy of the
+/// instruction list. `g` may edit the function and remove the instruction
+/// it is given from the layout, but must not touch the rest of the layout.
 pub fn for_each_inst(f: &mut Function, mut g: impl FnMut(&mut Function, Inst)) {
     let mut block = f.layout.entry_block();
     while let Some(b) = block {
         let mut cur = f.layout.first_inst(b);
         while let Some(i) = cur {
-            g(f, i);
             cur = f.layout.next_inst(i);
+            g(f, i);
         }
         block = f.layout.next_block(b);
     }

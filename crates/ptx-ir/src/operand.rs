@@ -133,6 +133,8 @@ impl Operand {
         }
     }
 
+    /// The values of a nested form (address, vector, list); other forms
+    /// never come here.
     fn nested_values(&self, f: &mut dyn FnMut(Value)) {
         match self {
             Operand::Addr(a) => {
@@ -146,7 +148,7 @@ impl Operand {
                     o.for_each_value(&mut |v| f(v));
                 }
             }
-            _ => self.for_each_value(&mut |v| f(v)),
+            _ => {}
         }
     }
 
@@ -169,6 +171,8 @@ impl Operand {
         }
     }
 
+    /// The values of a nested form (address, vector, list); other forms
+    /// never come here.
     fn nested_values_mut(&mut self, f: &mut dyn FnMut(&mut Value)) {
         match self {
             Operand::Addr(a) => {
@@ -182,7 +186,7 @@ impl Operand {
                     o.for_each_value_mut(&mut |v| f(v));
                 }
             }
-            _ => self.for_each_value_mut(&mut |v| f(v)),
+            _ => {}
         }
     }
 

@@ -39,8 +39,8 @@ pub fn write_item(out: &mut impl Write, item: &Item) -> fmt::Result {
 
 /// Prints an item whose function, if any, is exactly as SSA construction
 /// built it (or went through passes that all reported no change), leaving
-/// SSA with [`regalloc::assign_as_built`], which skips the interference
-/// check such a function cannot fail.
+/// SSA with [`regalloc::assign_as_built`]: one walk, no interference check
+/// (such a function has no interference in reachable code).
 pub fn write_item_as_built(out: &mut impl Write, item: &Item) -> fmt::Result {
     write_item_with(out, item, regalloc::assign_as_built)
 }

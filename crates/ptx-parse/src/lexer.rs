@@ -105,6 +105,17 @@ fn ident_cont(c: u8) -> bool {
     is(c, ID_CONT)
 }
 
+/// The end of the dotted word (`.s32`, `.L2::cache_hint`) whose `.` is at
+/// `b[at]`; `None` when no name follows the dot.
+#[inline]
+pub(crate) fn dot_word_end(b: &[u8], at: usize) -> Option<usize> {
+    let mut e = at + 1;
+    while e < b.len() && (ident_cont(b[e]) || b[e] == b':') {
+        e += 1;
+    }
+    (e > at + 1).then_some(e)
+}
+
 impl<'s> Lexer<'s> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'s str) -> Self {
@@ -192,13 +203,9 @@ impl<'s> Lexer<'s> {
             return tok(Tok::Ident, e, self);
         }
         if c == b'.' {
-            let mut e = start + 1;
-            while e < b.len() && (ident_cont(b[e]) || b[e] == b':') {
-                e += 1;
-            }
-            if e == start + 1 {
+            let Some(e) = dot_word_end(b, start) else {
                 return Err(Diagnostic::new(start, "expected a name after '.'"));
-            }
+            };
             return tok(Tok::Dot, e, self);
         }
         if is(c, DIGIT) {
@@ -242,15 +249,11 @@ impl<'s> Lexer<'s> {
     pub fn opcode_tail(&mut self, start: usize) -> &'s str {
         let b = self.bytes;
         let mut e = self.pos;
-        while e < b.len() && b[e] == b'.' {
-            let mut k = e + 1;
-            while k < b.len() && (ident_cont(b[k]) || b[k] == b':') {
-                k += 1;
+        while b.get(e) == Some(&b'.') {
+            match dot_word_end(b, e) {
+                Some(k) => e = k,
+                None => break,
             }
-            if k == e + 1 {
-                break;
-            }
-            e = k;
         }
         self.pos = e;
         &self.src[start..e]

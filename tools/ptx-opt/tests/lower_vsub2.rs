@@ -9,7 +9,9 @@ use ptx_opt::process_with;
 
 mod vop2_harness;
 
-use vop2_harness::{inputs_from, kernel, kernel_for, lower_config, padded, run, HALVES};
+use vop2_harness::{
+    forms, inputs_from, kernel, kernel_for, lower_config, padded, run, Form, HALVES,
+};
 
 /// The test's input seed.
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -139,32 +141,24 @@ fn simd16x2_forms_on_sm90_are_bit_exact() {
     let data = padded(inputs_with(10_000));
     let cfg = lower_config();
     let mut used = 0;
-    for op in ["vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2"] {
-        for d in ["u32", "s32"] {
-            for a in ["u32", "s32"] {
-                for b in ["u32", "s32"] {
-                    for mode in ["", ".sat", ".add"] {
-                        for mask in ["", ".h0", ".h1"] {
-                            let inst = format!("{op}.{d}.{a}.{b}{mode} %r3{mask}, %r1, %r2, %r3;");
-                            let minmax = op == "vmin2" || op == "vmax2";
-                            let expect = mode != ".add"
-                                && (minmax && a == b
-                                    || mode.is_empty() && (op == "vadd2" || op == "vsub2"));
-                            let src = kernel_for(&inst, "8.0", "sm_90");
-                            let out = process_with(src.as_bytes(), &cfg).unwrap().text;
-                            assert_eq!(out.contains("16x2"), expect, "{inst}\n{out}");
-                            if expect {
-                                assert!(!out.contains(&format!("{op}.")), "{inst}\n{out}");
-                            }
-                            assert_eq!(run(&src, &data), run(&out, &data), "{inst}");
-                            used += expect as u32;
-                            let old = kernel_for(&inst, "7.8", "sm_90");
-                            let out = process_with(old.as_bytes(), &cfg).unwrap().text;
-                            assert!(!out.contains("16x2"), "{inst} with PTX 7.8\n{out}");
-                        }
-                    }
-                }
+    for form in forms() {
+        let Form { op, a, b, mode, .. } = form;
+        for mask in ["", ".h0", ".h1"] {
+            let inst = format!("{} %r3{mask}, %r1, %r2, %r3;", form.spelling());
+            let minmax = op == "vmin2" || op == "vmax2";
+            let expect = mode != ".add"
+                && (minmax && a == b || mode.is_empty() && (op == "vadd2" || op == "vsub2"));
+            let src = kernel_for(&inst, "8.0", "sm_90");
+            let out = process_with(src.as_bytes(), &cfg).unwrap().text;
+            assert_eq!(out.contains("16x2"), expect, "{inst}\n{out}");
+            if expect {
+                assert!(!out.contains(&format!("{op}.")), "{inst}\n{out}");
             }
+            assert_eq!(run(&src, &data), run(&out, &data), "{inst}");
+            used += expect as u32;
+            let old = kernel_for(&inst, "7.8", "sm_90");
+            let out = process_with(old.as_bytes(), &cfg).unwrap().text;
+            assert!(!out.contains("16x2"), "{inst} with PTX 7.8\n{out}");
         }
     }
     // vadd2, vsub2: 8 type triples × 3 masks; vmin2, vmax2: 4 triples with

@@ -147,21 +147,13 @@ fn ptxas_accepts_every_vop2_lowering() {
     };
     let mut body = String::new();
     let mut n = 10;
-    for op in ["vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2"] {
-        for d in ["u32", "s32"] {
-            for a in ["u32", "s32"] {
-                for b in ["u32", "s32"] {
-                    for mode in ["", ".sat", ".add"] {
-                        for (mask, sel) in [("", ""), (".h0", ".h01"), (".h1", "")] {
-                            body.push_str(&format!(
-                                "\t{op}.{d}.{a}.{b}{mode} %r{n}{mask}, %r1{sel}, %r2, %r3;\n\
-                                 \txor.b32 %r4, %r4, %r{n};\n"
-                            ));
-                            n += 1;
-                        }
-                    }
-                }
-            }
+    for form in vop2_harness::forms() {
+        for (mask, sel) in [("", ""), (".h0", ".h01"), (".h1", "")] {
+            body.push_str(&format!(
+                "\t{} %r{n}{mask}, %r1{sel}, %r2, %r3;\n\txor.b32 %r4, %r4, %r{n};\n",
+                form.spelling()
+            ));
+            n += 1;
         }
     }
     let tmp = std::env::temp_dir().join(format!("ptx-opt-vop2-ptxas-{}", std::process::id()));

@@ -16,7 +16,7 @@
 
 use super::{is_branch, FnBuilder, Parser, RegDecl};
 use crate::diag::Diagnostic;
-use crate::lexer::{is, Tok, Token, ID_CONT, ID_START};
+use crate::lexer::{dot_word_end, is, Tok, Token, ID_CONT, ID_START};
 use crate::mnemonics::is_special_register;
 use crate::number::parse_literal;
 use ptx_ir::entity::EntityRef;
@@ -51,6 +51,24 @@ impl<'s> Cursor<'s> {
         while matches!(self.peek(), Some(b' ' | b'\t')) {
             self.pos += 1;
         }
+    }
+
+    /// The first byte after the blanks from here (the cursor stays).
+    #[inline]
+    fn next_nonblank(&self) -> Option<u8> {
+        let mut after = Cursor {
+            b: self.b,
+            pos: self.pos,
+        };
+        after.blanks();
+        after.peek()
+    }
+
+    /// Moves past the dotted word (`.x`, `.s32`) whose `.` is here.
+    #[inline]
+    fn dot_word(&mut self) -> Option<()> {
+        self.pos = dot_word_end(self.b, self.pos)?;
+        Some(())
     }
 
     /// An identifier starting here, as the lexer would take it.
@@ -106,12 +124,7 @@ impl<'s> Parser<'s> {
         };
         // The spelling: the mnemonic and its unbroken `.word` tail.
         while c.peek() == Some(b'.') {
-            let dot = c.pos;
-            c.pos += 1;
-            while c.peek().is_some_and(|x| ident_cont(x) || x == b':') {
-                c.pos += 1;
-            }
-            if c.pos == dot + 1 {
+            if c.dot_word().is_none() {
                 return Ok(false);
             }
         }
@@ -242,9 +255,7 @@ impl<'s> Parser<'s> {
         lit: &str,
         neg: bool,
     ) -> Option<Operand> {
-        let mut after = Cursor { b: c.b, pos: c.pos };
-        after.blanks();
-        if !matches!(after.peek(), Some(b',' | b';')) {
+        if !matches!(c.next_nonblank(), Some(b',' | b';')) {
             return None;
         }
         parse_literal(lit, neg, &mut b.func.ops.syms)
@@ -262,12 +273,12 @@ impl<'s> Parser<'s> {
         src: &'s str,
     ) -> Option<Operand> {
         let name = c.ident(src)?;
-        let mut after = Cursor { b: c.b, pos: c.pos };
-        after.blanks();
-        let dot_after_blank = after.pos != c.pos && after.peek() == Some(b'.');
+        // The general path takes a `.` or `|` after blanks too: a selector,
+        // a component or a dual destination, all left to it.
+        let next = c.next_nonblank();
         match b.lookup_reg(name) {
             Some(RegDecl::Var(v)) => {
-                return match after.peek() {
+                return match next {
                     Some(b'.' | b'|') => None,
                     _ => Some(Operand::Value(Value::new(v as usize))),
                 };
@@ -275,20 +286,14 @@ impl<'s> Parser<'s> {
             Some(RegDecl::Pinned(_)) => return None,
             None => {}
         }
-        if dot_after_blank || after.peek() == Some(b'|') {
+        let dot_after_blank = next == Some(b'.') && c.peek() != Some(b'.');
+        if dot_after_blank || next == Some(b'|') {
             return None;
         }
         if name == "WARP_SZ" || (name.starts_with('%') && is_special_register(name)) {
             let start = c.pos - name.len();
             if c.peek() == Some(b'.') {
-                let dot = c.pos;
-                c.pos += 1;
-                while c.peek().is_some_and(|x| ident_cont(x) || x == b':') {
-                    c.pos += 1;
-                }
-                if c.pos == dot + 1 {
-                    return None;
-                }
+                c.dot_word()?;
             }
             return Some(Operand::Special(b.func.ops.sym(&src[start..c.pos])));
         }

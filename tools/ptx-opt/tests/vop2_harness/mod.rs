@@ -1,7 +1,7 @@
-//! The vop2 test harness shared by `tests/lower_vsub2.rs` and
-//! `examples/vop2-sweep.rs`: a one-instruction kernel over (a, b, c)
-//! triples, the edge half-words, input generation and a direct evaluator
-//! run.
+//! The vop2 test harness shared by `tests/lower_vsub2.rs`,
+//! `tests/ptxas.rs` and `examples/vop2-sweep.rs`: every form's spelling, a
+//! one-instruction kernel over (a, b, c) triples, the edge half-words,
+//! input generation and a direct evaluator run.
 
 #![allow(dead_code)]
 
@@ -100,4 +100,39 @@ pub fn lower_config() -> ptx_opt::Config {
     ));
     cfg.instrumentation.verify_each = true;
     cfg
+}
+
+/// A vop2 spelling without its merge mask: `op.d.a.b` and a mode (`""`,
+/// `".sat"` or `".add"`).
+pub struct Form {
+    pub op: &'static str,
+    pub d: &'static str,
+    pub a: &'static str,
+    pub b: &'static str,
+    pub mode: &'static str,
+}
+
+impl Form {
+    /// `vadd2.u32.s32.u32.sat`.
+    pub fn spelling(&self) -> String {
+        format!("{}.{}.{}.{}{}", self.op, self.d, self.a, self.b, self.mode)
+    }
+}
+
+/// Every vop2 op × type triple × mode: 6 × 8 × 3 forms.
+pub fn forms() -> Vec<Form> {
+    let types = ["u32", "s32"];
+    let mut out = Vec::new();
+    for op in ["vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2"] {
+        for d in types {
+            for a in types {
+                for b in types {
+                    for mode in ["", ".sat", ".add"] {
+                        out.push(Form { op, d, a, b, mode });
+                    }
+                }
+            }
+        }
+    }
+    out
 }
