@@ -221,6 +221,25 @@ impl<'s> Parser<'s> {
         Ok(t)
     }
 
+    /// Whether the token after identifier `t` may be `:`. False only when
+    /// the bytes right after it (blanks skipped) start a token that cannot
+    /// be: the usual instruction is then parsed without lexing ahead.
+    #[inline]
+    fn may_be_label(&self, t: Token<'s>) -> bool {
+        let b = self.lex_src().as_bytes();
+        let mut k = t.pos as usize + t.text.len();
+        while matches!(b.get(k), Some(b' ' | b'\t')) {
+            k += 1;
+        }
+        match b.get(k) {
+            Some(&c) => {
+                !(matches!(c, b'.' | b';' | b'[' | b'-' | b'{' | b',')
+                    || crate::lexer::is(c, crate::lexer::ID_START | crate::lexer::ID_CONT))
+            }
+            None => true,
+        }
+    }
+
     fn peek(&mut self) -> Result<Token<'s>, Diagnostic> {
         if self.peeked.is_none() {
             self.peeked = Some(self.lex.next_token()?);
@@ -1016,8 +1035,7 @@ impl<'s> Parser<'s> {
                 }
                 Tok::Dot => self.body_directive(b)?,
                 Tok::Ident => {
-                    let n = self.peek()?;
-                    if n.is(b':') {
+                    if self.may_be_label(t) && self.peek()?.is(b':') {
                         self.bump()?;
                         self.bump()?;
                         if self.tok.kind == Tok::Dot

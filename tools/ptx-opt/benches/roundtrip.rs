@@ -18,7 +18,7 @@ mod shapes;
 
 // Same allocator as the ptx-opt binary, so the figures match what users get.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: ptx_opt::alloc::Mimalloc = ptx_opt::alloc::Mimalloc;
 use std::time::Instant;
 
 const TARGET_BYTES: usize = 20 << 20;

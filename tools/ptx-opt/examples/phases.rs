@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: ptx_opt::alloc::Mimalloc = ptx_opt::alloc::Mimalloc;
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: phases FILE.ptx");

@@ -2,6 +2,7 @@
 //! print, shared by the binary, its tests and the benchmark.
 #![deny(missing_docs)]
 
+pub mod alloc;
 pub mod api;
 mod parallel;
 
