@@ -146,8 +146,20 @@ fn write_function_with(
         writeln!(out, "\t{d};")?;
     }
     out.write_char('\n')?;
-    p.body(out)?;
+    // The body is assembled in a `String` (appending to one is cheaper
+    // than going through `fmt::Write`), then written in one go.
+    BODY.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        buf.clear();
+        p.body(&mut buf)?;
+        out.write_str(&buf)
+    })?;
     out.write_str("}\n\n")
+}
+
+thread_local! {
+    /// The body being printed, kept between functions for its capacity.
+    static BODY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 struct Printer<'a> {
@@ -242,7 +254,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn body(&mut self, out: &mut impl Write) -> fmt::Result {
+    fn body(&mut self, out: &mut String) -> fmt::Result {
         let f = self.f;
         let blocks: Vec<Block> = f.layout.blocks().collect();
         for (k, &b) in blocks.iter().enumerate() {
@@ -269,7 +281,7 @@ impl<'a> Printer<'a> {
         RegName(r)
     }
 
-    fn copies(&self, out: &mut impl Write, copies: &[Copy]) -> fmt::Result {
+    fn copies(&self, out: &mut String, copies: &[Copy]) -> fmt::Result {
         for c in copies {
             let ty: &str = match c.dst.class {
                 Type::F16 | Type::BF16 | Type::B8 => "b16",
@@ -286,7 +298,7 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    fn inst(&mut self, out: &mut impl Write, i: Inst, next: Option<Block>) -> fmt::Result {
+    fn inst(&mut self, out: &mut String, i: Inst, next: Option<Block>) -> fmt::Result {
         let f = self.f;
         let d = &f.dfg.insts[i];
         if d.loc != 0 && d.loc != self.last_loc {
@@ -380,7 +392,7 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    fn guard(&self, out: &mut impl Write, g: Option<crate::dfg::Guard>) -> fmt::Result {
+    fn guard(&self, out: &mut String, g: Option<crate::dfg::Guard>) -> fmt::Result {
         out.write_char('\t')?;
         if let Some(g) = g {
             let bang = if g.negated { "!" } else { "" };
@@ -394,32 +406,16 @@ impl<'a> Printer<'a> {
 
     /// Writes the register of `v` (hot: avoids `core::fmt`).
     #[inline]
-    fn put(&self, out: &mut impl Write, v: Value) -> fmt::Result {
-        let r = self.regs.reg(v);
-        // Prefix and digits assembled on the stack, written in one go.
-        let prefix = r.class.reg_prefix().as_bytes();
-        let mut buf = [0u8; 16];
-        let mut i = buf.len();
-        let mut n = r.num;
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        i -= prefix.len();
-        buf[i..i + prefix.len()].copy_from_slice(prefix);
-        // SAFETY: an ASCII prefix and ASCII digits.
-        out.write_str(unsafe { std::str::from_utf8_unchecked(&buf[i..]) })
+    fn put(&self, out: &mut String, v: Value) -> fmt::Result {
+        push_reg(out, self.regs.reg(v));
+        Ok(())
     }
 
     fn sym(&self, s: Sym) -> &str {
         self.f.ops.word(s)
     }
 
-    fn operand(&self, out: &mut impl Write, o: &Operand) -> fmt::Result {
+    fn operand(&self, out: &mut String, o: &Operand) -> fmt::Result {
         match o {
             Operand::Value(v) => self.put(out, *v),
             Operand::Not(v) => {
@@ -478,7 +474,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn list(&self, out: &mut impl Write, v: &[Operand]) -> fmt::Result {
+    fn list(&self, out: &mut String, v: &[Operand]) -> fmt::Result {
         for (k, o) in v.iter().enumerate() {
             if k > 0 {
                 out.write_str(", ")?;
@@ -488,7 +484,7 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    fn address(&self, out: &mut impl Write, a: &Address) -> fmt::Result {
+    fn address(&self, out: &mut String, a: &Address) -> fmt::Result {
         out.write_char('[')?;
         self.operand(out, &a.base)?;
         write_offset(out, a.offset)?;
@@ -500,7 +496,7 @@ impl<'a> Printer<'a> {
     }
 }
 
-fn write_offset(out: &mut impl Write, off: i64) -> fmt::Result {
+fn write_offset(out: &mut String, off: i64) -> fmt::Result {
     if off != 0 {
         write!(out, "+{off}")?;
     }
@@ -548,6 +544,43 @@ pub fn write_u64(out: &mut impl Write, mut n: u64) -> fmt::Result {
     }
     // SAFETY: the buffer holds ASCII digits only.
     out.write_str(unsafe { std::str::from_utf8_unchecked(&buf[i..]) })
+}
+
+/// Appends the name of `r` (`%rd12`): one reservation, the bytes stored
+/// in place.
+#[inline]
+fn push_reg(out: &mut String, r: Reg) {
+    let prefix = r.class.reg_prefix().as_bytes();
+    let mut n = r.num;
+    let mut digits = 1;
+    let mut m = n / 10;
+    while m != 0 {
+        digits += 1;
+        m /= 10;
+    }
+    let len = prefix.len() + digits;
+    out.reserve(len);
+    // SAFETY: `len` bytes were reserved past the end; all are written
+    // (ASCII: the prefix, then the digits from the last) before the length
+    // covers them.
+    unsafe {
+        let v = out.as_mut_vec();
+        let at = v.len();
+        let dst = v.as_mut_ptr().add(at);
+        for (k, &c) in prefix.iter().enumerate() {
+            *dst.add(k) = c;
+        }
+        let mut k = len;
+        loop {
+            k -= 1;
+            *dst.add(k) = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        v.set_len(at + len);
+    }
 }
 
 struct RegName(Reg);
