@@ -84,23 +84,52 @@ pub fn verify_function_with(f: &Function, dt: &DominatorTree) -> Vec<VerifierErr
     if !f.has_body {
         return v.errors;
     }
-    check_entities(&mut v);
+    let seq = check_entities(&mut v);
     if !v.errors.is_empty() {
         return v.errors;
     }
-    check_shape(&mut v);
+    // Shape, operands and dominance in one walk. Operand and dominance
+    // findings only count on a well-shaped function, and come out as the
+    // separate checks gave them: every operand finding, then every
+    // dominance one.
+    let mut operands = Verifier {
+        f,
+        errors: Vec::new(),
+    };
+    let mut dominance = Verifier {
+        f,
+        errors: Vec::new(),
+    };
+    check_entry(&mut v);
+    for b in f.layout.blocks() {
+        let Some(last) = check_block(&mut v, b) else {
+            continue;
+        };
+        let reachable = dt.is_reachable(b);
+        for i in f.layout.block_insts(b) {
+            check_shape(&mut v, b, i, last);
+            check_operands(&mut operands, b, i);
+            if reachable {
+                check_dominance(&mut dominance, dt, &seq, b, i);
+            }
+        }
+    }
     if !v.errors.is_empty() {
         return v.errors;
     }
-    check_operands(&mut v);
-    check_dominance(&mut v, dt);
+    v.errors.append(&mut operands.errors);
+    v.errors.append(&mut dominance.errors);
     v.errors
 }
 
-fn check_entities(v: &mut Verifier) {
+/// Checks 1 and numbers each instruction within its block (from 1), for
+/// the dominance check.
+fn check_entities(v: &mut Verifier) -> SecondaryMap<Inst, u32> {
     let f = v.f;
     let dfg = &f.dfg;
     let value_ok = |x: Value| dfg.values.is_valid(x);
+    let mut seq: SecondaryMap<Inst, u32> = SecondaryMap::new();
+    seq.reserve(f.dfg.insts.len());
     for b in f.layout.blocks() {
         for (k, &p) in dfg.blocks[b].params.iter().enumerate() {
             if !value_ok(p) || dfg.values[p].def != ValueDef::Param(b, k as u16) {
@@ -111,7 +140,8 @@ fn check_entities(v: &mut Verifier) {
                 );
             }
         }
-        for i in f.layout.block_insts(b) {
+        for (k, i) in f.layout.block_insts(b).enumerate() {
+            seq[i] = k as u32 + 1;
             let d = &dfg.insts[i];
             // Every value the instruction names: guard, operands (uses
             // and results), tied values, branch arguments.
@@ -147,9 +177,11 @@ fn check_entities(v: &mut Verifier) {
             }
         }
     }
+    seq
 }
 
-fn check_shape(v: &mut Verifier) {
+/// Check 2's entry block rule.
+fn check_entry(v: &mut Verifier) {
     let f = v.f;
     if let Some(e) = f.layout.entry_block() {
         if !f.dfg.blocks[e].params.is_empty() {
@@ -158,82 +190,88 @@ fn check_shape(v: &mut Verifier) {
     } else {
         v.err(None, None, "function body has no blocks".into());
     }
-    for b in f.layout.blocks() {
-        let Some(last) = f.layout.last_inst(b) else {
-            v.err(None, Some(b), format!("{b} is empty"));
-            continue;
+}
+
+/// Check 2's rule for block `b` itself: it is not empty.
+fn check_block(v: &mut Verifier, b: Block) -> Option<Inst> {
+    let last = v.f.layout.last_inst(b);
+    if last.is_none() {
+        v.err(None, Some(b), format!("{b} is empty"));
+    }
+    last
+}
+
+/// Checks 2 to 4 on instruction `i` of block `b`, whose last is `last`.
+fn check_shape(v: &mut Verifier, b: Block, i: Inst, last: Inst) {
+    let f = v.f;
+    let d = f.inst(i);
+    let op = f.op(i).opcode;
+    if op.is_terminator() != (i == last) {
+        let msg = if i == last {
+            format!("{b} does not end with a terminator")
+        } else {
+            format!("terminator in the middle of {b}")
         };
-        for i in f.layout.block_insts(b) {
-            let d = f.inst(i);
-            let op = f.op(i).opcode;
-            if op.is_terminator() != (i == last) {
-                let msg = if i == last {
-                    format!("{b} does not end with a terminator")
-                } else {
-                    format!("terminator in the middle of {b}")
-                };
-                v.err(Some(i), Some(b), msg);
-                continue;
-            }
-            let fall = usize::from(d.guard.is_some());
-            let want = match (op, d.guard.is_some()) {
-                (Opcode::Brx, _) if d.targets.len() > fall => d.targets.len(),
-                (Opcode::Brx, _) => 1 + fall,
-                (Opcode::Bra, true) => 2,
-                (Opcode::Bra, false) | (Opcode::Jump, _) => 1,
-                (Opcode::Ret | Opcode::Exit, true) => 1,
-                (Opcode::Ret | Opcode::Exit, false) => 0,
-                _ => 0,
-            };
-            if d.targets.len() != want {
+        v.err(Some(i), Some(b), msg);
+        return;
+    }
+    let fall = usize::from(d.guard.is_some());
+    let want = match (op, d.guard.is_some()) {
+        (Opcode::Brx, _) if d.targets.len() > fall => d.targets.len(),
+        (Opcode::Brx, _) => 1 + fall,
+        (Opcode::Bra, true) => 2,
+        (Opcode::Bra, false) | (Opcode::Jump, _) => 1,
+        (Opcode::Ret | Opcode::Exit, true) => 1,
+        (Opcode::Ret | Opcode::Exit, false) => 0,
+        _ => 0,
+    };
+    if d.targets.len() != want {
+        v.err(
+            Some(i),
+            Some(b),
+            format!(
+                "{} has {} targets, expected {want}",
+                f.op(i).text,
+                d.targets.len()
+            ),
+        );
+    }
+    for t in &d.targets {
+        let params = &f.dfg.blocks[t.block].params;
+        if params.len() != t.args.len() {
+            v.err(
+                Some(i),
+                Some(b),
+                format!(
+                    "branch to {} passes {} arguments for {} parameters",
+                    t.block,
+                    t.args.len(),
+                    params.len()
+                ),
+            );
+            continue;
+        }
+        for (&p, &a) in params.iter().zip(&t.args) {
+            if f.dfg.value_type(p).reg_class() != f.dfg.value_type(a).reg_class() {
                 v.err(
                     Some(i),
                     Some(b),
-                    format!(
-                        "{} has {} targets, expected {want}",
-                        f.op(i).text,
-                        d.targets.len()
-                    ),
+                    format!("argument {a} does not match type of {p}"),
                 );
             }
-            for t in &d.targets {
-                let params = &f.dfg.blocks[t.block].params;
-                if params.len() != t.args.len() {
+        }
+    }
+    if !d.ties.is_empty() {
+        if d.ties.len() != d.results.len() {
+            v.err(Some(i), Some(b), "tied values do not match results".into());
+        } else {
+            for (&r, &t) in d.results.iter().zip(&d.ties) {
+                if f.dfg.value_type(r).reg_class() != f.dfg.value_type(t).reg_class() {
                     v.err(
                         Some(i),
                         Some(b),
-                        format!(
-                            "branch to {} passes {} arguments for {} parameters",
-                            t.block,
-                            t.args.len(),
-                            params.len()
-                        ),
+                        format!("{r} is tied to {t} of another class"),
                     );
-                    continue;
-                }
-                for (&p, &a) in params.iter().zip(&t.args) {
-                    if f.dfg.value_type(p).reg_class() != f.dfg.value_type(a).reg_class() {
-                        v.err(
-                            Some(i),
-                            Some(b),
-                            format!("argument {a} does not match type of {p}"),
-                        );
-                    }
-                }
-            }
-            if !d.ties.is_empty() {
-                if d.ties.len() != d.results.len() {
-                    v.err(Some(i), Some(b), "tied values do not match results".into());
-                } else {
-                    for (&r, &t) in d.results.iter().zip(&d.ties) {
-                        if f.dfg.value_type(r).reg_class() != f.dfg.value_type(t).reg_class() {
-                            v.err(
-                                Some(i),
-                                Some(b),
-                                format!("{r} is tied to {t} of another class"),
-                            );
-                        }
-                    }
                 }
             }
         }
@@ -277,57 +315,54 @@ pub fn bool_form(ops: &crate::op::OpTable, op: crate::op::OpId) -> bool {
     }
 }
 
-fn check_operands(v: &mut Verifier) {
+/// Check 5 on instruction `i` of block `b`.
+fn check_operands(v: &mut Verifier, b: Block, i: Inst) {
     let f = v.f;
-    for b in f.layout.blocks() {
-        for i in f.layout.block_insts(b) {
-            let d = f.inst(i);
-            let info = f.op(i);
-            if let Some(g) = d.guard {
-                if f.dfg.value_type(g.pred) != Type::Pred {
-                    v.err(Some(i), Some(b), "guard is not a predicate".into());
-                }
-            }
-            if let Some((lo, hi)) = operand_counts(info.opcode, bool_form(&f.ops, d.op)) {
-                let n = d.operands.len();
-                if n < lo || n > hi {
-                    let want = if lo == hi {
-                        format!("{lo}")
-                    } else {
-                        format!("{lo} to {hi}")
-                    };
-                    v.err(
-                        Some(i),
-                        Some(b),
-                        format!("'{}' takes {want} operands, found {n}", info.text),
-                    );
-                    continue;
-                }
-            }
-            if let Shape::Defs(n) = info.shape {
-                for o in d.operands.iter().take(n as usize) {
-                    let ok = matches!(
-                        o,
-                        Operand::Value(_)
-                            | Operand::Sel(..)
-                            | Operand::Pair(..)
-                            | Operand::Vector(_)
-                            | Operand::Sink
-                            | Operand::Pinned(..)
-                    );
-                    if !ok {
-                        v.err(
-                            Some(i),
-                            Some(b),
-                            format!("destination of '{}' is not a register", info.text),
-                        );
-                    }
-                }
-            }
-            if let Some(msg) = type_mismatch(f, i) {
-                v.err(Some(i), Some(b), msg);
+    let d = f.inst(i);
+    let info = f.op(i);
+    if let Some(g) = d.guard {
+        if f.dfg.value_type(g.pred) != Type::Pred {
+            v.err(Some(i), Some(b), "guard is not a predicate".into());
+        }
+    }
+    if let Some((lo, hi)) = operand_counts(info.opcode, bool_form(&f.ops, d.op)) {
+        let n = d.operands.len();
+        if n < lo || n > hi {
+            let want = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo} to {hi}")
+            };
+            v.err(
+                Some(i),
+                Some(b),
+                format!("'{}' takes {want} operands, found {n}", info.text),
+            );
+            return;
+        }
+    }
+    if let Shape::Defs(n) = info.shape {
+        for o in d.operands.iter().take(n as usize) {
+            let ok = matches!(
+                o,
+                Operand::Value(_)
+                    | Operand::Sel(..)
+                    | Operand::Pair(..)
+                    | Operand::Vector(_)
+                    | Operand::Sink
+                    | Operand::Pinned(..)
+            );
+            if !ok {
+                v.err(
+                    Some(i),
+                    Some(b),
+                    format!("destination of '{}' is not a register", info.text),
+                );
             }
         }
+    }
+    if let Some(msg) = type_mismatch(f, i) {
+        v.err(Some(i), Some(b), msg);
     }
 }
 
@@ -409,47 +444,40 @@ pub fn operand_type_mismatch(
     }
 }
 
-fn check_dominance(v: &mut Verifier, dt: &DominatorTree) {
+/// Check 6 on instruction `i` of reachable block `b` (`seq`: positions
+/// within blocks, from [`check_entities`]).
+fn check_dominance(
+    v: &mut Verifier,
+    dt: &DominatorTree,
+    seq: &SecondaryMap<Inst, u32>,
+    b: Block,
+    i: Inst,
+) {
     let f = v.f;
-    // Position of each instruction within its block.
-    let mut seq: SecondaryMap<Inst, u32> = SecondaryMap::new();
-    seq.reserve(f.dfg.insts.len());
-    for b in f.layout.blocks() {
-        for (k, i) in f.layout.block_insts(b).enumerate() {
-            seq[i] = k as u32 + 1;
+    let d = f.inst(i);
+    let mut bad: Option<Value> = None;
+    d.for_each_use(|x| {
+        if bad.is_some() {
+            return;
         }
-    }
-    for b in f.layout.blocks() {
-        if !dt.is_reachable(b) {
-            continue;
+        let ok = match f.dfg.values[x].def {
+            ValueDef::Undef => true,
+            ValueDef::Param(pb, _) => dt.dominates(pb, b),
+            ValueDef::Result(di, _) => match f.layout.inst_block(di) {
+                Some(db) if db == b => seq[di] < seq[i],
+                Some(db) => dt.dominates(db, b),
+                None => false,
+            },
+        };
+        if !ok {
+            bad = Some(x);
         }
-        for i in f.layout.block_insts(b) {
-            let d = f.inst(i);
-            let mut bad: Option<Value> = None;
-            d.for_each_use(|x| {
-                if bad.is_some() {
-                    return;
-                }
-                let ok = match f.dfg.values[x].def {
-                    ValueDef::Undef => true,
-                    ValueDef::Param(pb, _) => dt.dominates(pb, b),
-                    ValueDef::Result(di, _) => match f.layout.inst_block(di) {
-                        Some(db) if db == b => seq[di] < seq[i],
-                        Some(db) => dt.dominates(db, b),
-                        None => false,
-                    },
-                };
-                if !ok {
-                    bad = Some(x);
-                }
-            });
-            if let Some(x) = bad {
-                v.err(
-                    Some(i),
-                    Some(b),
-                    format!("use of {x} is not dominated by its definition"),
-                );
-            }
-        }
+    });
+    if let Some(x) = bad {
+        v.err(
+            Some(i),
+            Some(b),
+            format!("use of {x} is not dominated by its definition"),
+        );
     }
 }
