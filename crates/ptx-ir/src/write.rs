@@ -54,8 +54,8 @@ fn write_item_with(
         Item::Version(a, b) => writeln!(out, ".version {a}.{b}"),
         Item::Target(t) => writeln!(out, ".target {}", t.join(", ")),
         Item::AddressSize(n) => writeln!(out, ".address_size {n}\n"),
-        Item::Directive(d) => writeln!(out, "{d}"),
-        Item::Var(v) => writeln!(out, "{};", v.text),
+        Item::Directive(d) => put_all(out, &[d, "\n"]),
+        Item::Var(v) => put_all(out, &[&v.text, ";\n"]),
         Item::Func(f) => write_function_with(out, f, assign),
     }
 }
@@ -78,7 +78,7 @@ const CLASS_ORDER: [Type; 12] = [
 
 fn write_signature(out: &mut impl Write, f: &Function) -> fmt::Result {
     for l in &f.linkage {
-        write!(out, ".{l} ")?;
+        put_all(out, &[".", l, " "])?;
     }
     out.write_str(match f.kind {
         FuncKind::Entry => ".entry ",
@@ -102,14 +102,14 @@ fn write_signature(out: &mut impl Write, f: &Function) -> fmt::Result {
             out.write_str("(\n")?;
             for (k, p) in params.iter().enumerate() {
                 let sep = if k + 1 < params.len() { "," } else { "" };
-                writeln!(out, "\t{}{sep}", p.text)?;
+                put_all(out, &["\t", &p.text, sep, "\n"])?;
             }
             out.write_str(")")?;
         }
     }
     out.write_char('\n')?;
     for a in &f.attrs {
-        writeln!(out, "{a}")?;
+        put_all(out, &[a, "\n"])?;
     }
     Ok(())
 }
@@ -133,17 +133,16 @@ fn write_function_with(
     out.write_str("{\n")?;
     for class in CLASS_ORDER {
         if let Some(&n) = regs.counts.get(&class) {
-            writeln!(
+            put_all(
                 out,
-                "\t.reg .{} \t{}<{}>;",
-                class.name(),
-                class.reg_prefix(),
-                n + 1
+                &["\t.reg .", class.name(), " \t", class.reg_prefix(), "<"],
             )?;
+            write_u64(out, n as u64 + 1)?;
+            out.write_str(">;\n")?;
         }
     }
     for d in &f.decls {
-        writeln!(out, "\t{d};")?;
+        put_all(out, &["\t", d, ";\n"])?;
     }
     out.write_char('\n')?;
     // The body is assembled in a `String` (appending to one is cheaper
@@ -269,16 +268,12 @@ impl<'a> Printer<'a> {
         }
         let tramps = std::mem::take(&mut self.trampolines);
         for (label, copies, target) in tramps {
-            writeln!(out, "{}:", self.label_text(label))?;
+            put_all(out, &[self.label_text(label), ":\n"])?;
             self.copies(out, &copies)?;
             let t = self.label(target);
-            writeln!(out, "\tbra.uni \t{};", self.label_text(t))?;
+            put_all(out, &["\tbra.uni \t", self.label_text(t), ";\n"])?;
         }
         Ok(())
-    }
-
-    fn reg_name(&self, r: Reg) -> RegName {
-        RegName(r)
     }
 
     fn copies(&self, out: &mut String, copies: &[Copy]) -> fmt::Result {
@@ -288,12 +283,11 @@ impl<'a> Printer<'a> {
                 Type::F16x2 | Type::BF16x2 => "b32",
                 t => t.name(),
             };
-            writeln!(
-                out,
-                "\tmov.{ty} \t{}, {};",
-                self.reg_name(c.dst),
-                self.reg_name(c.src)
-            )?;
+            put_all(out, &["\tmov.", ty, " \t"])?;
+            push_reg(out, c.dst);
+            out.push_str(", ");
+            push_reg(out, c.src);
+            out.push_str(";\n");
         }
         Ok(())
     }
@@ -302,7 +296,7 @@ impl<'a> Printer<'a> {
         let f = self.f;
         let d = &f.dfg.insts[i];
         if d.loc != 0 && d.loc != self.last_loc {
-            writeln!(out, "\t.loc\t{}", f.locs[d.loc as usize])?;
+            put_all(out, &["\t.loc\t", &f.locs[d.loc as usize], "\n"])?;
             self.last_loc = d.loc;
         }
         if let Some(c) = (!self.regs.before.is_empty())
@@ -325,7 +319,7 @@ impl<'a> Printer<'a> {
                 }
                 if Some(t.block) != next {
                     let l = self.label(t.block);
-                    writeln!(out, "\tbra.uni \t{};", self.label_text(l))?;
+                    put_all(out, &["\tbra.uni \t", self.label_text(l), ";\n"])?;
                 }
                 return Ok(());
             }
@@ -344,7 +338,10 @@ impl<'a> Printer<'a> {
                     None => self.label(taken),
                 };
                 self.guard(out, d.guard)?;
-                writeln!(out, "{} \t{};", info.text, self.label_text(target_label))?;
+                put_all(
+                    out,
+                    &[&info.text, " \t", self.label_text(target_label), ";\n"],
+                )?;
             }
             _ => {
                 // Copies for brx.idx edges cannot be split per target; they
@@ -386,7 +383,7 @@ impl<'a> Printer<'a> {
             }
             if Some(t.block) != next {
                 let l = self.label(t.block);
-                writeln!(out, "\tbra.uni \t{};", self.label_text(l))?;
+                put_all(out, &["\tbra.uni \t", self.label_text(l), ";\n"])?;
             }
         }
         Ok(())
@@ -431,7 +428,7 @@ impl<'a> Printer<'a> {
                 out.write_char('-')?;
                 self.put(out, *v)?;
                 match s {
-                    Some(s) => write!(out, ".{}", self.sym(*s)),
+                    Some(s) => put_all(out, &[".", self.sym(*s)]),
                     None => Ok(()),
                 }
             }
@@ -467,7 +464,7 @@ impl<'a> Printer<'a> {
             Operand::Pinned(n, sel) => {
                 out.write_str(self.sym(*n))?;
                 if let Some(s) = sel {
-                    write!(out, ".{}", self.sym(*s))?;
+                    put_all(out, &[".", self.sym(*s)])?;
                 }
                 Ok(())
             }
@@ -497,8 +494,21 @@ impl<'a> Printer<'a> {
 }
 
 fn write_offset(out: &mut String, off: i64) -> fmt::Result {
-    if off != 0 {
-        write!(out, "+{off}")?;
+    match off {
+        0 => Ok(()),
+        1.. => {
+            out.push('+');
+            write_u64(out, off as u64)
+        }
+        _ => write!(out, "+{off}"),
+    }
+}
+
+/// Writes `parts` one after another (plain strings: cheaper than `write!`).
+#[inline]
+fn put_all(out: &mut impl Write, parts: &[&str]) -> fmt::Result {
+    for p in parts {
+        out.write_str(p)?;
     }
     Ok(())
 }
@@ -580,14 +590,6 @@ fn push_reg(out: &mut String, r: Reg) {
             }
         }
         v.set_len(at + len);
-    }
-}
-
-struct RegName(Reg);
-
-impl fmt::Display for RegName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.0.class.reg_prefix(), self.0.num)
     }
 }
 
