@@ -284,7 +284,7 @@ fn unexpected_char(rest: &str) -> String {
 
 #[inline]
 fn memchr(c: u8, s: &[u8]) -> Option<usize> {
-    s.iter().position(|&x| x == c)
+    memchr::memchr(c, s)
 }
 
 fn find2(s: &[u8], a: u8, b: u8) -> Option<usize> {
