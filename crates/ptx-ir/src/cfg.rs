@@ -119,27 +119,42 @@ impl DominatorTree {
             rpo_num[b] = k as u32;
         }
         rpo = post;
-        let idoms = crate::dominators::immediate_dominators(
-            n,
-            e.index(),
-            |b| {
-                cfg.succs(Block::new(b as usize))
-                    .iter()
-                    .map(|s| s.index() as u32)
-            },
-            |b| {
-                cfg.preds(Block::new(b as usize))
-                    .iter()
-                    .map(|p| p.index() as u32)
-            },
-        );
         let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> =
             SecondaryMap::with_capacity_default(n);
-        for &b in &rpo[1..] {
-            let d = idoms[b.index()].map(|d| Block::new(d as usize));
-            idom[b] = d;
-            if let Some(d) = d {
+        if rpo.len() <= crate::dominators::SMALL_GRAPH {
+            let order: SmallVec<[u32; crate::dominators::SMALL_GRAPH]> =
+                rpo.iter().map(|b| b.as_u32()).collect();
+            let doms = crate::dominators::immediate_dominators_small(
+                &order,
+                |b| rpo_num[Block::from_u32(b)],
+                |b| cfg.preds(Block::from_u32(b)).iter().map(|p| p.as_u32()),
+            );
+            for (k, &b) in rpo.iter().enumerate().skip(1) {
+                let d = rpo[doms[k] as usize];
+                idom[b] = Some(d);
                 children[d].push(b);
+            }
+        } else {
+            let idoms = crate::dominators::immediate_dominators(
+                n,
+                e.index(),
+                |b| {
+                    cfg.succs(Block::new(b as usize))
+                        .iter()
+                        .map(|s| s.index() as u32)
+                },
+                |b| {
+                    cfg.preds(Block::new(b as usize))
+                        .iter()
+                        .map(|p| p.index() as u32)
+                },
+            );
+            for &b in &rpo[1..] {
+                let d = idoms[b.index()].map(|d| Block::new(d as usize));
+                idom[b] = d;
+                if let Some(d) = d {
+                    children[d].push(b);
+                }
             }
         }
         // Number the dominator tree without recursion (it can be as deep
