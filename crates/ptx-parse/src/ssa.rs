@@ -389,19 +389,7 @@ fn place_params_dense(
     kill: &BitMatrix,
     row: &SecondaryMap<Block, u32>,
 ) -> SecondaryMap<Block, SmallVec<[u32; 2]>> {
-    // Definition sites of each variable, in reverse post-order.
-    let mut def_blocks: Vec<SmallVec<[Block; 2]>> = vec![SmallVec::new(); nvars];
-    for &b in dt.rpo() {
-        for x in iter_bits(kill.row(row[b] as usize)) {
-            def_blocks[x].push(b);
-        }
-    }
-    let mut param_vars: SecondaryMap<Block, SmallVec<[u32; 2]>> = SecondaryMap::new();
-    // Per-variable marks (variable number + 1): queued as a definition
-    // site, and considered for a parameter.
-    let mut queued: SecondaryMap<Block, u32> = SecondaryMap::new();
-    let mut placed: SecondaryMap<Block, u32> = SecondaryMap::new();
-    let mut work: Vec<Block> = Vec::new();
+    debug_assert!(live_in.row_words() * 64 >= nvars);
     // Variables live into some block; the others need no parameter.
     let mut live_somewhere = vec![0u64; live_in.row_words()];
     for &b in dt.rpo() {
@@ -409,13 +397,34 @@ fn place_params_dense(
             *a |= w;
         }
     }
-    for (x, defs) in def_blocks.iter().enumerate() {
-        if defs.is_empty() || !test_bit(&live_somewhere, x) {
-            continue;
+    // Definition sites of those variables: (variable, position in reverse
+    // post-order), sorted, so each variable's sites come together in
+    // reverse post-order.
+    let mut sites: Vec<(u32, u32)> = Vec::new();
+    let mut defined = vec![0u64; live_somewhere.len()];
+    for (k, &b) in dt.rpo().iter().enumerate() {
+        for ((d, w), l) in defined
+            .iter_mut()
+            .zip(kill.row(row[b] as usize))
+            .zip(&live_somewhere)
+        {
+            *d = w & l;
         }
+        sites.extend(iter_bits(&defined).map(|x| (x as u32, k as u32)));
+    }
+    sites.sort_unstable();
+    let mut param_vars: SecondaryMap<Block, SmallVec<[u32; 2]>> = SecondaryMap::new();
+    // Per-variable marks (variable number + 1): queued as a definition
+    // site, and considered for a parameter.
+    let mut queued: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut placed: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut work: Vec<Block> = Vec::new();
+    for defs in sites.chunk_by(|a, b| a.0 == b.0) {
+        let x = defs[0].0 as usize;
         let mark = x as u32 + 1;
         work.clear();
-        for &b in defs {
+        for &(_, k) in defs {
+            let b = dt.rpo()[k as usize];
             queued[b] = mark;
             work.push(b);
         }
