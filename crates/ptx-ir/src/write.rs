@@ -166,8 +166,9 @@ struct Printer<'a> {
     regs: &'a Assignment,
     labels: Vec<Option<Label>>,
     trampolines: Vec<(Label, Vec<Copy>, Block)>,
-    /// The source's labels, which made-up ones must avoid.
-    taken: FxHashSet<&'a str>,
+    /// The source's labels, which made-up ones must avoid (gathered when
+    /// the first one is made).
+    taken: Option<FxHashSet<&'a str>>,
     /// Made-up labels, by `Label::Made` index.
     made: Vec<String>,
     fresh: u32,
@@ -183,11 +184,9 @@ enum Label {
 
 impl<'a> Printer<'a> {
     fn new(f: &'a Function, regs: &'a Assignment) -> Self {
-        let mut taken = FxHashSet::default();
         let mut labels = vec![None; f.dfg.blocks.len()];
         for b in f.layout.blocks() {
             if let Some(l) = f.dfg.blocks[b].label {
-                taken.insert(f.ops.word(l));
                 labels[b.as_u32() as usize] = Some(Label::Source(l));
             }
         }
@@ -196,7 +195,7 @@ impl<'a> Printer<'a> {
             regs,
             labels,
             trampolines: Vec::new(),
-            taken,
+            taken: None,
             made: Vec::new(),
             fresh: 0,
             last_loc: 0,
@@ -236,10 +235,17 @@ impl<'a> Printer<'a> {
     /// A new `$L__<function>_<n>`, distinct from the source's labels (and,
     /// by its number, from every other made-up one).
     fn fresh_label(&mut self) -> Label {
+        let f = self.f;
+        let taken = self.taken.get_or_insert_with(|| {
+            f.layout
+                .blocks()
+                .filter_map(|b| f.dfg.blocks[b].label.map(|l| f.ops.word(l)))
+                .collect()
+        });
         loop {
             self.fresh += 1;
-            let l = format!("$L__{}_{}", sanitize(&self.f.name), self.fresh);
-            if !self.taken.contains(l.as_str()) {
+            let l = format!("$L__{}_{}", sanitize(&f.name), self.fresh);
+            if !taken.contains(l.as_str()) {
                 self.made.push(l);
                 return Label::Made(self.made.len() as u32 - 1);
             }
