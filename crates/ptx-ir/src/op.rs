@@ -338,6 +338,22 @@ pub struct OpInfo {
     pub shape: Shape,
     /// Whether the form must never be deleted, moved or merged.
     pub side_effects: bool,
+    /// What the operand checks read of the form, decoded once.
+    pub checks: FormChecks,
+}
+
+/// The facts about a form that operand checking reads, decoded with it
+/// (the parser and the verifier check every instruction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormChecks {
+    /// The form takes its optional extra operand: a `.BoolOp` (`set`,
+    /// `setp`, `lop3`) or `.sync` (`vote`).
+    pub bool_form: bool,
+    /// A `.wide` or `.hi` modifier (`mul`/`mad` operands then differ in
+    /// size).
+    pub wide: bool,
+    /// The last type modifier.
+    pub last_type: Option<Type>,
 }
 
 impl OpInfo {
@@ -650,6 +666,17 @@ impl OpTable {
             }
             _ => (Shape::Defs(1), false),
         };
+        let checks = FormChecks {
+            bool_form: match opcode {
+                Opcode::Vote => has_word(self, "sync"),
+                _ => mods.iter().any(|m| matches!(m, Mod::Bool(_))),
+            },
+            wide: has_word(self, "wide") || mods.contains(&Mod::Cmp(CmpOp::Hi)),
+            last_type: mods.iter().rev().find_map(|m| match m {
+                Mod::Type(t) => Some(*t),
+                _ => None,
+            }),
+        };
         let id = OpId(self.infos.len() as u32);
         self.infos.push(OpInfo {
             opcode,
@@ -658,6 +685,7 @@ impl OpTable {
             text: text.clone(),
             shape,
             side_effects,
+            checks,
         });
         self.by_text.insert(text, id);
         id

@@ -308,11 +308,7 @@ pub fn operand_counts(op: Opcode, bool_form: bool) -> Option<(usize, usize)> {
 /// Whether the form `op` takes its optional extra operand: a `.BoolOp`
 /// (`set`, `setp`, `lop3`) or `.sync` (`vote`).
 pub fn bool_form(ops: &crate::op::OpTable, op: crate::op::OpId) -> bool {
-    let info = ops.info(op);
-    match info.opcode {
-        Opcode::Vote => info.mods.iter().any(|m| ops.is_word(*m, "sync")),
-        _ => info.bool_op().is_some(),
-    }
+    ops.info(op).checks.bool_form
 }
 
 /// Check 5 on instruction `i` of block `b`.
@@ -383,11 +379,7 @@ pub fn operand_type_mismatch(
 ) -> Option<(usize, String)> {
     let info = ops.info(op);
     // `.hi` reads as the comparison operator of the same name.
-    let wide = || {
-        info.mods
-            .iter()
-            .any(|m| ops.is_word(*m, "wide") || *m == crate::op::Mod::Cmp(crate::op::CmpOp::Hi))
-    };
+    let wide = || info.checks.wide;
     let same_type_operands: &[usize] = match info.opcode {
         Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max => &[0, 1, 2],
         Opcode::And | Opcode::Or | Opcode::Xor => &[0, 1, 2],
@@ -401,7 +393,7 @@ pub fn operand_type_mismatch(
         // Nothing else is checked here.
         _ => return None,
     };
-    let ty = info.last_type()?;
+    let ty = info.checks.last_type?;
     let check = |k: usize, want: Type| -> Option<(usize, String)> {
         let v = match operands.get(k)? {
             Operand::Value(v) | Operand::Not(v) => *v,
