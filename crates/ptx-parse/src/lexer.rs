@@ -147,9 +147,23 @@ impl<'s> Lexer<'s> {
         let b = self.bytes;
         let mut nl = false;
         loop {
-            while self.pos < b.len() && is(b[self.pos], WS | NL) {
-                nl |= b[self.pos] == b'\n';
-                self.pos += 1;
+            loop {
+                match b.get(self.pos) {
+                    Some(b' ') => {
+                        self.pos += 1;
+                        // Compilers pad comments to a column with spaces:
+                        // take such runs eight at a time.
+                        while b.get(self.pos..self.pos + 8) == Some(b"        ") {
+                            self.pos += 8;
+                        }
+                    }
+                    Some(b'\n') => {
+                        nl = true;
+                        self.pos += 1;
+                    }
+                    Some(&c) if is(c, WS) => self.pos += 1,
+                    _ => break,
+                }
             }
             match b.get(self.pos) {
                 Some(b'/') if b.get(self.pos + 1) == Some(&b'/') => {
