@@ -22,8 +22,8 @@
 use ptx_ir::bitset::{iter_bits, set_bit, test_bit, BitMatrix};
 use ptx_ir::entity::{EntityRef, PrimaryMap, SecondaryMap};
 use ptx_ir::{
-    Block, ControlFlowGraph, DataFlowGraph, DominatorTree, Function, Operand, Shape, Type, Value,
-    ValueData, ValueDef,
+    Block, ControlFlowGraph, DataFlowGraph, DominatorTree, Function, InstData, Operand, Shape,
+    Type, Value, ValueData, ValueDef,
 };
 use smallvec::SmallVec;
 
@@ -551,6 +551,29 @@ impl Renamer<'_> {
             if let Some(g) = &mut d.guard {
                 g.pred = self.read(values, g.pred.index());
             }
+            // The usual shape, one plain register written first: what the
+            // general case below does, without its lists.
+            if let (Shape::Defs(1), Some(&Operand::Value(dv))) = (shape, d.operands.first()) {
+                for o in &mut d.operands[1..] {
+                    visit_operand(o, Slot::Use, &mut |v, _| *v = self.read(values, v.index()));
+                }
+                let x = dv.index();
+                let tie = guarded.then(|| self.read(values, x));
+                let v = values.push(ValueData {
+                    ty: self.vars[x].ty,
+                    def: ValueDef::Result(i, 0),
+                    hint: Some(x as u32),
+                });
+                debug_assert!(d.results.is_empty());
+                d.results.push(v);
+                if let Some(t) = tie {
+                    d.ties.push(t);
+                }
+                d.operands[0] = Operand::Value(v);
+                self.set(x, v);
+                self.branch_args(values, d);
+                continue;
+            }
             // Reads first, all against the definitions before `i`.
             let mut defs: SmallVec<[(usize, Slot); 4]> = SmallVec::new();
             visit_slots(shape, &mut d.operands, &mut |v, s| match s {
@@ -590,18 +613,23 @@ impl Renamer<'_> {
             for (x, v) in made {
                 self.set(x, v);
             }
-            // Branch arguments: the definitions reaching the end of `b`.
-            for t in d.targets.iter_mut() {
-                let xs = &self.param_vars[t.block];
-                if xs.is_empty() {
-                    continue;
-                }
-                let mut args: SmallVec<[Value; 2]> = SmallVec::with_capacity(xs.len());
-                for &x in xs.iter() {
-                    args.push(self.read(values, x as usize));
-                }
-                t.args = args;
+            self.branch_args(values, d);
+        }
+    }
+
+    /// Branch arguments: the definitions reaching the end of the block.
+    #[inline]
+    fn branch_args(&mut self, values: &mut PrimaryMap<Value, ValueData>, d: &mut InstData) {
+        for t in d.targets.iter_mut() {
+            let xs = &self.param_vars[t.block];
+            if xs.is_empty() {
+                continue;
             }
+            let mut args: SmallVec<[Value; 2]> = SmallVec::with_capacity(xs.len());
+            for &x in xs.iter() {
+                args.push(self.read(values, x as usize));
+            }
+            t.args = args;
         }
     }
 }
