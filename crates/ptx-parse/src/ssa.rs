@@ -333,6 +333,23 @@ fn var_liveness(
                     set_bit(g, gd.pred.index());
                 }
             }
+            // The usual shape, one plain register written first, without
+            // the general case's list.
+            if let (Shape::Defs(1), Some(&Operand::Value(dv))) = (shape, d.operands.first()) {
+                for o in &mut d.operands[1..] {
+                    visit_operand(o, Slot::Use, &mut |v, _| {
+                        if !test_bit(kr, v.index()) {
+                            set_bit(g, v.index());
+                        }
+                    });
+                }
+                let x = dv.index();
+                if guarded && !test_bit(kr, x) {
+                    set_bit(g, x);
+                }
+                set_bit(kr, x);
+                continue;
+            }
             let mut defs: SmallVec<[usize; 4]> = SmallVec::new();
             visit_slots(shape, &mut d.operands, &mut |v, s| {
                 let x = v.index();
