@@ -112,13 +112,30 @@ impl InstData {
         if let Some(g) = self.guard {
             f(g.pred);
         }
-        let results = &self.results;
-        for o in &self.operands {
-            o.for_each_value(&mut |v| {
-                if !results.contains(&v) {
-                    f(v)
+        match self.results.as_slice() {
+            [] => {
+                for o in &self.operands {
+                    o.for_each_value(&mut f);
                 }
-            });
+            }
+            &[r] => {
+                for o in &self.operands {
+                    o.for_each_value(&mut |v| {
+                        if v != r {
+                            f(v)
+                        }
+                    });
+                }
+            }
+            results => {
+                for o in &self.operands {
+                    o.for_each_value(&mut |v| {
+                        if !results.contains(&v) {
+                            f(v)
+                        }
+                    });
+                }
+            }
         }
         for &t in &self.ties {
             f(t);
