@@ -141,7 +141,7 @@ impl Type {
     /// become `.b32`): PTX makes bit-size registers compatible with every
     /// instruction type of the same size, so this never invalidates a use.
     /// Floating-point classes stay apart so printed code reads like LLVM's.
-    pub fn reg_class(self) -> Type {
+    pub const fn reg_class(self) -> Type {
         match self {
             Type::U8 | Type::S8 => Type::B8,
             Type::U16 | Type::S16 => Type::B16,
@@ -152,7 +152,7 @@ impl Type {
     }
 
     /// Prefix of printed register names for a register class (`%r`, `%rd`, …).
-    pub fn reg_prefix(self) -> &'static str {
+    pub const fn reg_prefix(self) -> &'static str {
         match self.reg_class() {
             Type::Pred => "%p",
             Type::B8 => "%rc",

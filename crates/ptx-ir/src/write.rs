@@ -562,11 +562,30 @@ pub fn write_u64(out: &mut impl Write, mut n: u64) -> fmt::Result {
     out.write_str(unsafe { std::str::from_utf8_unchecked(&buf[i..]) })
 }
 
+/// Register prefixes by class (`Type as usize`), zero-padded to four
+/// bytes, with their lengths.
+static PREFIXES: [([u8; 4], usize); Type::ALL.len()] = {
+    let mut t = [([0u8; 4], 0); Type::ALL.len()];
+    let mut k = 0;
+    while k < Type::ALL.len() {
+        let ty = Type::ALL[k];
+        let p = ty.reg_prefix().as_bytes();
+        let mut i = 0;
+        while i < p.len() {
+            t[ty as usize].0[i] = p[i];
+            i += 1;
+        }
+        t[ty as usize].1 = p.len();
+        k += 1;
+    }
+    t
+};
+
 /// Appends the name of `r` (`%rd12`): one reservation, the bytes stored
 /// in place.
 #[inline]
 fn push_reg(out: &mut String, r: Reg) {
-    let prefix = r.class.reg_prefix().as_bytes();
+    let (prefix, plen) = PREFIXES[r.class as usize];
     let mut n = r.num;
     let mut digits = 1;
     let mut m = n / 10;
@@ -574,18 +593,18 @@ fn push_reg(out: &mut String, r: Reg) {
         digits += 1;
         m /= 10;
     }
-    let len = prefix.len() + digits;
-    out.reserve(len);
-    // SAFETY: `len` bytes were reserved past the end; all are written
-    // (ASCII: the prefix, then the digits from the last) before the length
-    // covers them.
+    // Four prefix bytes are stored whatever its length: room for them.
+    out.reserve(4 + digits);
+    // SAFETY: `4 + digits` bytes were reserved past the end. The prefix
+    // (ASCII) and the digits (from the last) are written before the length
+    // covers them; padding past the prefix is overwritten or left beyond
+    // the length.
     unsafe {
         let v = out.as_mut_vec();
         let at = v.len();
         let dst = v.as_mut_ptr().add(at);
-        for (k, &c) in prefix.iter().enumerate() {
-            *dst.add(k) = c;
-        }
+        std::ptr::copy_nonoverlapping(prefix.as_ptr(), dst, 4);
+        let len = plen + digits;
         let mut k = len;
         loop {
             k -= 1;
