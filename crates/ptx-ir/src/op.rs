@@ -583,10 +583,18 @@ impl OpTable {
     /// Copies form `id` of another table into this one (re-interning its
     /// words), without decoding the spelling again.
     pub fn import(&mut self, from: &OpTable, id: OpId) -> OpId {
-        let src = from.info(id);
-        if let Some(&own) = self.by_text.get(&*src.text) {
-            return own;
+        match self.by_text.get(&*from.info(id).text) {
+            Some(&own) => own,
+            None => self.import_new(from, id),
         }
+    }
+
+    /// [`OpTable::import`] of a form whose spelling this table does not
+    /// have yet (the caller has looked it up with
+    /// [`OpTable::lookup_text`]).
+    pub fn import_new(&mut self, from: &OpTable, id: OpId) -> OpId {
+        let src = from.info(id);
+        debug_assert!(self.lookup_text(&src.text).is_none());
         let mut info = src.clone();
         for m in &mut info.mods {
             if let Mod::Word(w) = m {

@@ -1521,7 +1521,8 @@ impl<'s> Parser<'s> {
             }
             None => self.ops.intern_text(text),
         };
-        Ok(b.func.ops.import(&self.ops, known))
+        // The function's table was just searched for this spelling.
+        Ok(b.func.ops.import_new(&self.ops, known))
     }
 
     fn missing_separator<T>(&self) -> Result<T, Diagnostic> {
