@@ -413,28 +413,43 @@ impl Sym {
     }
 }
 
-/// A string interner.
+/// A string interner. Each string is stored once; the table holds symbol
+/// numbers, hashed and compared through the strings they name.
 #[derive(Clone, Debug, Default)]
 pub struct Interner {
     strings: Vec<Box<str>>,
-    ids: FxHashMap<Box<str>, Sym>,
+    ids: hashbrown::HashTable<Sym>,
+}
+
+/// The hash of an interned string.
+#[inline]
+fn str_hash(s: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(s)
 }
 
 impl Interner {
     /// Interns `s`.
     #[inline]
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&i) = self.ids.get(s) {
+        let h = str_hash(s);
+        let strings = &self.strings;
+        if let Some(&i) = self.ids.find(h, |&i| &*strings[i.0 as usize] == s) {
             return i;
         }
         let i = Sym(self.strings.len() as u32);
         self.strings.push(s.into());
-        self.ids.insert(s.into(), i);
+        let strings = &self.strings;
+        self.ids
+            .insert_unique(h, i, |&j| str_hash(&strings[j.0 as usize]));
         i
     }
     /// The symbol of `s` if it was interned.
     pub fn lookup(&self, s: &str) -> Option<Sym> {
-        self.ids.get(s).copied()
+        let strings = &self.strings;
+        self.ids
+            .find(str_hash(s), |&i| &*strings[i.0 as usize] == s)
+            .copied()
     }
     /// The text of `sym`.
     #[inline]
@@ -530,7 +545,10 @@ impl OpTable {
         self.infos.reserve(forms);
         self.by_text.reserve(forms);
         self.syms.strings.reserve(strings);
-        self.syms.ids.reserve(strings);
+        let syms = &mut self.syms;
+        let texts = &syms.strings;
+        syms.ids
+            .reserve(strings, |&j| str_hash(&texts[j.0 as usize]));
     }
 
     /// The decoded form of `id`.
