@@ -611,12 +611,12 @@ impl<'s> Parser<'s> {
             let Some(name) = name else {
                 return self.err(self.tok, "expected a parameter name");
             };
-            let mut text = join_tokens(&toks);
-            let mut printed = name.text.to_string();
+            let text = joined(self.lex_src(), &toks);
             if toks.first().map(|t| t.text) == Some(".reg") {
                 // `.reg` parameters keep a name of their own, never one the
                 // printer could give an SSA register.
-                printed = pinned_name(name.text);
+                let printed = pinned_name(name.text);
+                let mut text = text.into_owned();
                 if printed != name.text {
                     if let Some((head, tail)) = text.rsplit_once(name.text) {
                         text = format!("{head}{printed}{tail}");
@@ -624,14 +624,18 @@ impl<'s> Parser<'s> {
                 }
                 let sym = b.func.ops.sym(&printed);
                 b.scopes[0].regs.insert(name.text, RegDecl::Pinned(sym));
+                out.push(ParamDecl {
+                    text: text.into(),
+                    name: printed.into(),
+                });
             } else {
                 let sym = b.func.ops.sym(name.text);
                 b.scopes[0].syms.insert(name.text, sym);
+                out.push(ParamDecl {
+                    text: text.into(),
+                    name: name.text.into(),
+                });
             }
-            out.push(ParamDecl {
-                text: text.into(),
-                name: printed.into(),
-            });
             if self.bump()?.is(b')') {
                 return Ok(out);
             }
@@ -2080,19 +2084,39 @@ pub fn join_tokens(toks: &[Token]) -> String {
     let mut s = String::with_capacity(toks.iter().map(|t| t.text.len() + 1).sum());
     let mut prev: Option<&Token> = None;
     for t in toks {
-        if let Some(p) = prev {
-            let tight_before = t.kind == Tok::Punct && b",;)]}:>".contains(&t.text.as_bytes()[0]);
-            let tight_after = p.kind == Tok::Punct && b"([{<".contains(&p.text.as_bytes()[0]);
-            let call_like = p.kind == Tok::Ident && (t.is(b'(') || t.is(b'[') || t.is(b'<'));
-            let sign = p.kind == Tok::Punct && (p.is(b'+') || p.is(b'-')) && t.pos == p.pos + 1;
-            let before_sign =
-                (t.is(b'+') || t.is(b'-')) && p.pos as usize + p.text.len() == t.pos as usize;
-            if !(tight_before || tight_after || call_like || sign || before_sign) {
-                s.push(' ');
-            }
+        if prev.is_some_and(|p| spaced(p, t)) {
+            s.push(' ');
         }
         s.push_str(t.text);
         prev = Some(t);
     }
     s
+}
+
+/// Whether [`join_tokens`] puts a space between `p` and the next token `t`.
+fn spaced(p: &Token, t: &Token) -> bool {
+    let tight_before = t.kind == Tok::Punct && b",;)]}:>".contains(&t.text.as_bytes()[0]);
+    let tight_after = p.kind == Tok::Punct && b"([{<".contains(&p.text.as_bytes()[0]);
+    let call_like = p.kind == Tok::Ident && (t.is(b'(') || t.is(b'[') || t.is(b'<'));
+    let sign = p.kind == Tok::Punct && (p.is(b'+') || p.is(b'-')) && t.pos == p.pos + 1;
+    let before_sign = (t.is(b'+') || t.is(b'-')) && p.pos as usize + p.text.len() == t.pos as usize;
+    !(tight_before || tight_after || call_like || sign || before_sign)
+}
+
+/// [`join_tokens`] of tokens lexed from `src`: the source text itself
+/// where it is already spelled that way (the usual case), without
+/// building it.
+fn joined<'a>(src: &'a str, toks: &[Token<'a>]) -> std::borrow::Cow<'a, str> {
+    let (Some(first), Some(last)) = (toks.first(), toks.last()) else {
+        return "".into();
+    };
+    let as_written = toks.windows(2).all(|w| {
+        let gap = &src[w[0].pos as usize + w[0].text.len()..w[1].pos as usize];
+        gap == if spaced(&w[0], &w[1]) { " " } else { "" }
+    });
+    if as_written {
+        src[first.pos as usize..last.pos as usize + last.text.len()].into()
+    } else {
+        join_tokens(toks).into()
+    }
 }
