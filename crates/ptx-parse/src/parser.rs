@@ -2120,3 +2120,46 @@ fn joined<'a>(src: &'a str, toks: &[Token<'a>]) -> std::borrow::Cow<'a, str> {
         join_tokens(toks).into()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every token of `src`.
+    fn tokens(src: &str) -> Vec<Token<'_>> {
+        let mut lex = Lexer::new(src);
+        let mut out = Vec::new();
+        loop {
+            let t = lex.next_token().unwrap();
+            if t.kind == Tok::Eof {
+                return out;
+            }
+            out.push(t);
+        }
+    }
+
+    #[test]
+    fn joined_is_join_tokens_whether_borrowed_or_built() {
+        for (src, borrowed) in [
+            (".param .u64 foo_param_0", true),
+            (".param .align 8 .b8 foo[16]", true),
+            (".param .u64  foo", false),
+            (".param\t.u64 foo", false),
+            (".param .b32 a [ 4 ]", false),
+            (".param /* c */ .u32 p", false),
+            ("x+-1", true),
+            ("x + 1", true),
+            ("x  +  1", false),
+            ("", true),
+        ] {
+            let toks = tokens(src);
+            let j = joined(src, &toks);
+            assert_eq!(j, join_tokens(&toks), "{src:?}");
+            assert_eq!(
+                matches!(j, std::borrow::Cow::Borrowed(_)),
+                borrowed,
+                "{src:?}"
+            );
+        }
+    }
+}
