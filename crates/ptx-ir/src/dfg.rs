@@ -108,6 +108,7 @@ impl InstData {
     /// Calls `f` on every value the instruction reads: operands that are
     /// not results, address registers, the guard, tied values and branch
     /// arguments.
+    #[inline]
     pub fn for_each_use(&self, mut f: impl FnMut(Value)) {
         if let Some(g) = self.guard {
             f(g.pred);
