@@ -92,6 +92,7 @@ pub struct InstData {
 
 impl InstData {
     /// A new instruction with no results or targets.
+    #[inline]
     pub fn new(op: OpId, operands: SmallVec<[Operand; 3]>) -> Self {
         InstData {
             op,
