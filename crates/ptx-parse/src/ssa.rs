@@ -535,6 +535,7 @@ impl Renamer<'_> {
         self.cur[x] = Some(v);
     }
 
+    #[inline]
     fn read(&mut self, values: &mut PrimaryMap<Value, ValueData>, x: usize) -> Value {
         if let Some(v) = self.cur[x] {
             return v;
