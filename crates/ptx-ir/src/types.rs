@@ -106,7 +106,7 @@ impl Type {
     }
 
     /// Width in bits (a predicate counts as 1).
-    pub fn bits(self) -> u32 {
+    pub const fn bits(self) -> u32 {
         match self {
             Type::Pred => 1,
             Type::B8 | Type::U8 | Type::S8 => 8,
@@ -128,7 +128,7 @@ impl Type {
     }
 
     /// Whether this is a floating-point type (scalar or packed).
-    pub fn is_float(self) -> bool {
+    pub const fn is_float(self) -> bool {
         matches!(
             self,
             Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 | Type::F32 | Type::F64
@@ -174,22 +174,52 @@ impl Type {
     /// instruction of type `ty`: the same size, with bit-size registers
     /// matching any type and float registers matching their own type or a
     /// bit type.
+    #[inline]
     pub fn reg_compatible_with(self, ty: Type) -> bool {
+        COMPATIBLE[self as usize] >> (ty as usize) & 1 != 0
+    }
+
+    /// [`Type::reg_compatible_with`], worked out (once, at compile time).
+    const fn compatible(self, ty: Type) -> bool {
         let reg = self.reg_class();
-        if reg == Type::Pred || ty == Type::Pred {
-            return reg == ty;
+        if matches!(reg, Type::Pred) || matches!(ty, Type::Pred) {
+            return reg as u8 == ty as u8;
         }
         if reg.bits() != ty.bits() {
             return false;
         }
         match reg {
             Type::F32 | Type::F64 | Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 => {
-                ty == reg || matches!(ty, Type::B16 | Type::B32 | Type::B64) || ty.is_float()
+                reg as u8 == ty as u8
+                    || matches!(ty, Type::B16 | Type::B32 | Type::B64)
+                    || ty.is_float()
             }
             _ => true,
         }
     }
 }
+
+// One bit per type in a `u32`.
+const _: () = assert!(Type::ALL.len() <= 32);
+
+/// For each register type, the instruction types it may be used with, one
+/// bit per type (`Type as usize`).
+static COMPATIBLE: [u32; Type::ALL.len()] = {
+    let mut t = [0u32; Type::ALL.len()];
+    let mut a = 0;
+    while a < Type::ALL.len() {
+        let mut b = 0;
+        while b < Type::ALL.len() {
+            let (reg, ty) = (Type::ALL[a], Type::ALL[b]);
+            if reg.compatible(ty) {
+                t[reg as usize] |= 1 << (ty as usize);
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 impl std::fmt::Display for Type {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -200,6 +230,21 @@ impl std::fmt::Display for Type {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_compatibility_table_is_the_rule() {
+        for a in Type::ALL {
+            for b in Type::ALL {
+                assert_eq!(a.reg_compatible_with(b), a.compatible(b), "{a:?} {b:?}");
+            }
+        }
+        assert!(Type::B32.reg_compatible_with(Type::F32));
+        assert!(Type::S32.reg_compatible_with(Type::U32));
+        assert!(!Type::F32.reg_compatible_with(Type::U32));
+        assert!(Type::F32.reg_compatible_with(Type::B32));
+        assert!(!Type::B64.reg_compatible_with(Type::B32));
+        assert!(!Type::Pred.reg_compatible_with(Type::B8));
+    }
 
     #[test]
     fn names_round_trip() {
