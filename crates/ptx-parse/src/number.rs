@@ -68,6 +68,21 @@ fn is_float_text(s: &str) -> bool {
 
 /// Parses a literal token (`neg`: a minus sign was written before it).
 pub fn parse_literal(text: &str, neg: bool, syms: &mut Interner) -> Result<Imm, String> {
+    // The usual literal: plain decimal digits, no leading zero (octal), too
+    // short to overflow. What the general path below gives it, directly.
+    let b = text.as_bytes();
+    if (1..=18).contains(&b.len())
+        && (b[0] != b'0' || b.len() == 1)
+        && b.iter().all(u8::is_ascii_digit)
+    {
+        let mag = b.iter().fold(0u64, |v, &d| v * 10 + (d - b'0') as u64);
+        return Ok(Imm {
+            bits: if neg { mag.wrapping_neg() } else { mag },
+            kind: ImmKind::Dec,
+            neg: neg && mag != 0,
+            unsigned: false,
+        });
+    }
     let lower = |p: &str| text.len() >= 2 && text[..2].eq_ignore_ascii_case(p);
     if lower("0f") {
         let h = &text[2..];
@@ -172,6 +187,32 @@ mod tests {
             (-5i64) as u64
         );
         assert_eq!(lit("18446744073709551615").unwrap().bits, u64::MAX);
+    }
+
+    /// Plain decimals take a shortcut: it must agree with the general
+    /// path (forced here by a `U` suffix, which only sets `unsigned`).
+    #[test]
+    fn plain_decimals_agree_with_the_general_path() {
+        for text in [
+            "0",
+            "7",
+            "10",
+            "42",
+            "65535",
+            "4294967296",
+            "999999999999999999",
+        ] {
+            for neg in [false, true] {
+                let mut syms = Interner::default();
+                let fast = parse_literal(text, neg, &mut syms).unwrap();
+                let slow = parse_literal(&format!("{text}U"), neg, &mut syms).unwrap();
+                assert_eq!(
+                    (fast.bits, fast.kind, fast.neg, fast.unsigned),
+                    (slow.bits, slow.kind, slow.neg, false),
+                    "{text} {neg}"
+                );
+            }
+        }
     }
 
     #[test]
