@@ -1080,9 +1080,15 @@ impl<'s> Parser<'s> {
             let blk = Self::resolve_label(b, &near, p.label, p.scope, p.pos)?;
             b.func.dfg.insts[p.inst].targets[p.slot].block = blk;
         }
-        // Make label names unique within the function.
+        // Make label names unique within the function (labels of one
+        // scope already are: only nested scopes can repeat a name).
         let mut seen: FxHashSet<String> = FxHashSet::default();
-        let blocks: Vec<Block> = b.func.layout.blocks().collect();
+        let nested = b.labels.keys().any(|&(scope, _)| scope != 0);
+        let blocks: Vec<Block> = if nested {
+            b.func.layout.blocks().collect()
+        } else {
+            Vec::new()
+        };
         for blk in blocks {
             if let Some(l) = b.func.dfg.blocks[blk].label {
                 let name = b.func.ops.word(l).to_string();
