@@ -57,6 +57,8 @@ pub(crate) const ID_START: u8 = 4;
 pub(crate) const ID_CONT: u8 = 8;
 const DIGIT: u8 = 16;
 const PUNCT: u8 = 32;
+/// What may follow the `.` of a dotted word: identifier characters and `:`.
+const DOT_WORD: u8 = 64;
 
 /// Character classes of every byte value.
 static CLASS: [u8; 256] = {
@@ -75,7 +77,10 @@ static CLASS: [u8; 256] = {
             k |= ID_START;
         }
         if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' {
-            k |= ID_CONT;
+            k |= ID_CONT | DOT_WORD;
+        }
+        if b == b':' {
+            k |= DOT_WORD;
         }
         if b.is_ascii_digit() {
             k |= DIGIT;
@@ -110,7 +115,7 @@ fn ident_cont(c: u8) -> bool {
 #[inline]
 pub(crate) fn dot_word_end(b: &[u8], at: usize) -> Option<usize> {
     let mut e = at + 1;
-    while e < b.len() && (ident_cont(b[e]) || b[e] == b':') {
+    while e < b.len() && is(b[e], DOT_WORD) {
         e += 1;
     }
     (e > at + 1).then_some(e)
