@@ -418,7 +418,16 @@ impl<'a> Printer<'a> {
         self.f.ops.word(s)
     }
 
+    /// Writes operand `o`; a plain register without a call.
+    #[inline]
     fn operand(&self, out: &mut String, o: &Operand) -> fmt::Result {
+        match o {
+            Operand::Value(v) => self.put(out, *v),
+            _ => self.other_operand(out, o),
+        }
+    }
+
+    fn other_operand(&self, out: &mut String, o: &Operand) -> fmt::Result {
         match o {
             Operand::Value(v) => self.put(out, *v),
             Operand::Not(v) => {
