@@ -364,6 +364,7 @@ fn check_operands(v: &mut Verifier, b: Block, i: Inst) {
 
 /// For families whose register operands all have the instruction type,
 /// the first operand whose class does not fit it.
+#[inline]
 pub fn type_mismatch(f: &Function, i: Inst) -> Option<String> {
     let d = f.inst(i);
     operand_type_mismatch(&f.ops, d.op, &d.operands, |v| f.dfg.value_type(v)).map(|(_, m)| m)
@@ -371,6 +372,7 @@ pub fn type_mismatch(f: &Function, i: Inst) -> Option<String> {
 
 /// The same check over raw operands, with value types given by `ty_of`:
 /// the index of the first bad operand and a message.
+#[inline]
 pub fn operand_type_mismatch(
     ops: &crate::op::OpTable,
     op: crate::op::OpId,
