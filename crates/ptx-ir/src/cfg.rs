@@ -119,8 +119,6 @@ impl DominatorTree {
             rpo_num[b] = k as u32;
         }
         rpo = post;
-        let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> =
-            SecondaryMap::with_capacity_default(n);
         if rpo.len() <= crate::dominators::SMALL_GRAPH {
             let order: SmallVec<[u32; crate::dominators::SMALL_GRAPH]> =
                 rpo.iter().map(|b| b.as_u32()).collect();
@@ -130,9 +128,7 @@ impl DominatorTree {
                 |b| cfg.preds(Block::from_u32(b)).iter().map(|p| p.as_u32()),
             );
             for (k, &b) in rpo.iter().enumerate().skip(1) {
-                let d = rpo[doms[k] as usize];
-                idom[b] = Some(d);
-                children[d].push(b);
+                idom[b] = Some(rpo[doms[k] as usize]);
             }
         } else {
             let idoms = crate::dominators::immediate_dominators(
@@ -150,11 +146,14 @@ impl DominatorTree {
                 },
             );
             for &b in &rpo[1..] {
-                let d = idoms[b.index()].map(|d| Block::new(d as usize));
-                idom[b] = d;
-                if let Some(d) = d {
-                    children[d].push(b);
-                }
+                idom[b] = idoms[b.index()].map(|d| Block::new(d as usize));
+            }
+        }
+        let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> =
+            SecondaryMap::with_capacity_default(n);
+        for &b in &rpo[1..] {
+            if let Some(d) = idom[b] {
+                children[d].push(b);
             }
         }
         // Number the dominator tree without recursion (it can be as deep

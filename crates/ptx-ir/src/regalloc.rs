@@ -24,7 +24,7 @@ use crate::entity::{EntityRef, SecondaryMap};
 use crate::function::Function;
 use crate::liveness::Liveness;
 use crate::types::Type;
-use crate::{Block, ControlFlowGraph, Inst, Value};
+use crate::{Block, ControlFlowGraph, DominatorTree, Inst, Value};
 use rustc_hash::FxHashMap;
 
 /// A physical (printed) register: class and number.
@@ -350,14 +350,12 @@ fn assign_with(func: &Function, as_built: bool) -> Assignment {
 /// (No reachable block has an unreachable successor, so their liveness is
 /// not affected by the unreachable ones.)
 fn reachable(func: &Function, cfg: &ControlFlowGraph, blocks: &[Block]) -> Vec<Block> {
-    let mut seen: SecondaryMap<Block, bool> = SecondaryMap::with_capacity(blocks.len(), false);
-    let mut stack: Vec<Block> = func.layout.entry_block().into_iter().collect();
-    while let Some(b) = stack.pop() {
-        if !std::mem::replace(&mut seen[b], true) {
-            stack.extend(cfg.succs(b).iter().copied());
-        }
-    }
-    blocks.iter().copied().filter(|&b| seen[b]).collect()
+    let dt = DominatorTree::compute(func, cfg);
+    blocks
+        .iter()
+        .copied()
+        .filter(|&b| dt.is_reachable(b))
+        .collect()
 }
 
 /// Marks every group in which two members are live at the same point, or a

@@ -52,7 +52,14 @@ struct Verifier<'a> {
     errors: Vec<VerifierError>,
 }
 
-impl Verifier<'_> {
+impl<'a> Verifier<'a> {
+    fn new(f: &'a Function) -> Self {
+        Verifier {
+            f,
+            errors: Vec::new(),
+        }
+    }
+
     fn err(&mut self, inst: Option<Inst>, block: Option<Block>, message: String) {
         let pos = inst.map_or(u32::MAX, |i| self.f.dfg.insts[i].pos);
         self.errors.push(VerifierError {
@@ -77,10 +84,7 @@ pub fn verify_function(f: &Function) -> Vec<VerifierError> {
 /// Verifies `f` given its dominator tree, which must be current (computed
 /// from `f`'s CFG as it is now; SSA construction hands out such a tree).
 pub fn verify_function_with(f: &Function, dt: &DominatorTree) -> Vec<VerifierError> {
-    let mut v = Verifier {
-        f,
-        errors: Vec::new(),
-    };
+    let mut v = Verifier::new(f);
     if !f.has_body {
         return v.errors;
     }
@@ -92,14 +96,8 @@ pub fn verify_function_with(f: &Function, dt: &DominatorTree) -> Vec<VerifierErr
     // findings only count on a well-shaped function, and come out as the
     // separate checks gave them: every operand finding, then every
     // dominance one.
-    let mut operands = Verifier {
-        f,
-        errors: Vec::new(),
-    };
-    let mut dominance = Verifier {
-        f,
-        errors: Vec::new(),
-    };
+    let mut operands = Verifier::new(f);
+    let mut dominance = Verifier::new(f);
     check_entry(&mut v);
     for b in f.layout.blocks() {
         let Some(last) = check_block(&mut v, b) else {

@@ -105,9 +105,18 @@ pub(crate) fn is(c: u8, class: u8) -> bool {
     CLASS[c as usize] & class != 0
 }
 
+/// The end of the identifier starting at `b[at]`; `None` when no
+/// identifier starts there.
 #[inline]
-fn ident_cont(c: u8) -> bool {
-    is(c, ID_CONT)
+pub(crate) fn ident_end(b: &[u8], at: usize) -> Option<usize> {
+    if !is(*b.get(at)?, ID_START) {
+        return None;
+    }
+    let mut e = at + 1;
+    while e < b.len() && is(b[e], ID_CONT) {
+        e += 1;
+    }
+    Some(e)
 }
 
 /// The end of the dotted word (`.s32`, `.L2::cache_hint`) whose `.` is at
@@ -214,11 +223,7 @@ impl<'s> Lexer<'s> {
         let Some(&c) = b.get(start) else {
             return tok(Tok::Eof, start, self);
         };
-        if is(c, ID_START) {
-            let mut e = start + 1;
-            while e < b.len() && ident_cont(b[e]) {
-                e += 1;
-            }
+        if let Some(e) = ident_end(b, start) {
             return tok(Tok::Ident, e, self);
         }
         if c == b'.' {

@@ -611,31 +611,27 @@ impl<'s> Parser<'s> {
             let Some(name) = name else {
                 return self.err(self.tok, "expected a parameter name");
             };
-            let text = joined(self.lex_src(), &toks);
+            let mut text = joined(self.lex_src(), &toks);
+            let mut printed = std::borrow::Cow::Borrowed(name.text);
             if toks.first().map(|t| t.text) == Some(".reg") {
                 // `.reg` parameters keep a name of their own, never one the
                 // printer could give an SSA register.
-                let printed = pinned_name(name.text);
-                let mut text = text.into_owned();
+                printed = pinned_name(name.text).into();
                 if printed != name.text {
                     if let Some((head, tail)) = text.rsplit_once(name.text) {
-                        text = format!("{head}{printed}{tail}");
+                        text = format!("{head}{printed}{tail}").into();
                     }
                 }
                 let sym = b.func.ops.sym(&printed);
                 b.scopes[0].regs.insert(name.text, RegDecl::Pinned(sym));
-                out.push(ParamDecl {
-                    text: text.into(),
-                    name: printed.into(),
-                });
             } else {
                 let sym = b.func.ops.sym(name.text);
                 b.scopes[0].syms.insert(name.text, sym);
-                out.push(ParamDecl {
-                    text: text.into(),
-                    name: name.text.into(),
-                });
             }
+            out.push(ParamDecl {
+                text: text.into(),
+                name: printed.into(),
+            });
             if self.bump()?.is(b')') {
                 return Ok(out);
             }
@@ -1082,24 +1078,21 @@ impl<'s> Parser<'s> {
         }
         // Make label names unique within the function (labels of one
         // scope already are: only nested scopes can repeat a name).
-        let mut seen: FxHashSet<String> = FxHashSet::default();
-        let nested = b.labels.keys().any(|&(scope, _)| scope != 0);
-        let blocks: Vec<Block> = if nested {
-            b.func.layout.blocks().collect()
-        } else {
-            Vec::new()
-        };
-        for blk in blocks {
-            if let Some(l) = b.func.dfg.blocks[blk].label {
-                let name = b.func.ops.word(l).to_string();
-                let mut n = name.clone();
-                let mut k = 0;
-                while !seen.insert(n.clone()) {
-                    k += 1;
-                    n = format!("{name}_{k}");
-                }
-                if n != name {
-                    b.func.dfg.blocks[blk].label = Some(b.func.ops.sym(&n));
+        if b.labels.keys().any(|&(scope, _)| scope != 0) {
+            let mut seen: FxHashSet<String> = FxHashSet::default();
+            let blocks: Vec<Block> = b.func.layout.blocks().collect();
+            for blk in blocks {
+                if let Some(l) = b.func.dfg.blocks[blk].label {
+                    let name = b.func.ops.word(l).to_string();
+                    let mut n = name.clone();
+                    let mut k = 0;
+                    while !seen.insert(n.clone()) {
+                        k += 1;
+                        n = format!("{name}_{k}");
+                    }
+                    if n != name {
+                        b.func.dfg.blocks[blk].label = Some(b.func.ops.sym(&n));
+                    }
                 }
             }
         }

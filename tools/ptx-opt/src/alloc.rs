@@ -16,6 +16,12 @@ use std::ffi::c_void;
 /// word, and every size class is a multiple of it).
 const WORD_ALIGN: usize = 8;
 
+/// Whether any mimalloc block suits `layout` (the plain entry points).
+#[inline]
+fn plain(layout: &Layout) -> bool {
+    layout.align() <= WORD_ALIGN
+}
+
 /// mimalloc as the global allocator.
 pub struct Mimalloc;
 
@@ -25,7 +31,7 @@ pub struct Mimalloc;
 unsafe impl GlobalAlloc for Mimalloc {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if layout.align() <= WORD_ALIGN {
+        if plain(&layout) {
             mi::mi_malloc(layout.size()) as *mut u8
         } else {
             mi::mi_malloc_aligned(layout.size(), layout.align()) as *mut u8
@@ -34,7 +40,7 @@ unsafe impl GlobalAlloc for Mimalloc {
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if layout.align() <= WORD_ALIGN {
+        if plain(&layout) {
             mi::mi_zalloc(layout.size()) as *mut u8
         } else {
             mi::mi_zalloc_aligned(layout.size(), layout.align()) as *mut u8
@@ -48,7 +54,7 @@ unsafe impl GlobalAlloc for Mimalloc {
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if layout.align() <= WORD_ALIGN {
+        if plain(&layout) {
             mi::mi_realloc(ptr as *mut c_void, new_size) as *mut u8
         } else {
             mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8

@@ -16,22 +16,12 @@
 
 use super::{is_branch, FnBuilder, Parser, RegDecl};
 use crate::diag::Diagnostic;
-use crate::lexer::{dot_word_end, is, Tok, Token, ID_CONT, ID_START};
+use crate::lexer::{dot_word_end, ident_end, is, Tok, Token, ID_START};
 use crate::mnemonics::is_special_register;
 use crate::number::parse_literal;
 use ptx_ir::entity::EntityRef;
 use ptx_ir::{Address, Guard, InstData, Opcode, Operand, Value};
 use smallvec::SmallVec;
-
-#[inline]
-fn ident_start(c: u8) -> bool {
-    is(c, ID_START)
-}
-
-#[inline]
-fn ident_cont(c: u8) -> bool {
-    is(c, ID_CONT)
-}
 
 /// A byte cursor over one line of the source.
 struct Cursor<'s> {
@@ -75,13 +65,7 @@ impl<'s> Cursor<'s> {
     #[inline]
     fn ident(&mut self, src: &'s str) -> Option<&'s str> {
         let start = self.pos;
-        if !self.peek().is_some_and(ident_start) {
-            return None;
-        }
-        self.pos += 1;
-        while self.peek().is_some_and(ident_cont) {
-            self.pos += 1;
-        }
+        self.pos = ident_end(self.b, start)?;
         Some(&src[start..self.pos])
     }
 
@@ -135,7 +119,7 @@ impl<'s> Parser<'s> {
         // the general path would then look up a longer spelling.
         let next = c.peek();
         if !(matches!(next, Some(b';' | b'[' | b'-'))
-            || next.is_some_and(|x| ident_start(x) || x.is_ascii_digit()))
+            || next.is_some_and(|x| is(x, ID_START) || x.is_ascii_digit()))
         {
             return Ok(false);
         }
