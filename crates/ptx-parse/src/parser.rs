@@ -875,19 +875,31 @@ impl<'s> FnBuilder<'s> {
     }
 
     /// Resolves a register name through the scope chain.
+    #[inline]
     fn lookup_reg(&mut self, name: &str) -> Option<RegDecl> {
-        // Split `%r12` into `%r` and 12 for range declarations.
-        let bytes = name.as_bytes();
-        let mut k = bytes.len();
-        let mut idx: u64 = 0;
-        let mut scale: u64 = 1;
-        while k > 0 && bytes[k - 1].is_ascii_digit() && scale <= 1_000_000_000 {
-            idx += (bytes[k - 1] - b'0') as u64 * scale;
-            scale *= 10;
-            k -= 1;
+        // Nearly every use names a register of a range (`%r12` of
+        // `%r<20>`) that the innermost declaring scope declares: found
+        // here without the general search's set-up. Anything else,
+        // including a range hit with the index out of bounds (a plain
+        // register of the same scope may still match), is left to it.
+        let (split, idx) = split_index(name);
+        if let (Some(idx), Some(&top)) = (idx, self.declaring.last()) {
+            let s = &self.scopes[top as usize];
+            if let Some(&(_, range, count)) = s.ranges.iter().find(|(p, _, _)| short_eq(p, split)) {
+                if idx < count {
+                    return Some(RegDecl::Var(self.range_var(range, idx)));
+                }
+            }
         }
-        let has_idx = k < bytes.len() && idx <= u32::MAX as u64;
-        let split = &name[..k];
+        self.lookup_reg_in_scopes(name)
+    }
+
+    /// [`FnBuilder::lookup_reg`] through every declaring scope.
+    #[inline(never)]
+    fn lookup_reg_in_scopes(&mut self, name: &str) -> Option<RegDecl> {
+        let (split, idx) = split_index(name);
+        let has_idx = idx.is_some();
+        let idx = idx.unwrap_or(0) as u64;
         for k in (0..self.declaring.len()).rev() {
             let s = &self.scopes[self.declaring[k] as usize];
             if has_idx {
@@ -915,13 +927,18 @@ impl<'s> FnBuilder<'s> {
     }
 
     /// The variable of register `n` of range `range`, made on first use.
+    #[inline]
     fn range_var(&mut self, range: u32, n: u32) -> u32 {
-        let slots = &mut self.range_vars[range as usize];
-        if let Some(&v) = slots.get(n as usize) {
-            if v != u32::MAX {
-                return v;
-            }
+        match self.range_vars[range as usize].get(n as usize) {
+            Some(&v) if v != u32::MAX => v,
+            _ => self.new_range_var(range, n),
         }
+    }
+
+    /// [`FnBuilder::range_var`] on the register's first use.
+    #[inline(never)]
+    fn new_range_var(&mut self, range: u32, n: u32) -> u32 {
+        let slots = &mut self.range_vars[range as usize];
         if slots.len() <= n as usize {
             slots.resize(n as usize + 1, u32::MAX);
         }
@@ -990,6 +1007,24 @@ impl<'s> FnBuilder<'s> {
         self.func.layout.append_inst(i, b);
         i
     }
+}
+
+/// `%r12` split into the prefix `%r` and the index 12 that range
+/// declarations (`%r<20>`) number; no index unless the name ends in one to
+/// ten digits whose value fits in a `u32`.
+#[inline]
+fn split_index(name: &str) -> (&str, Option<u32>) {
+    let bytes = name.as_bytes();
+    let mut k = bytes.len();
+    let mut idx: u64 = 0;
+    let mut scale: u64 = 1;
+    while k > 0 && bytes[k - 1].is_ascii_digit() && scale <= 1_000_000_000 {
+        idx += (bytes[k - 1] - b'0') as u64 * scale;
+        scale *= 10;
+        k -= 1;
+    }
+    let idx = (k < bytes.len() && idx <= u32::MAX as u64).then_some(idx as u32);
+    (&name[..k], idx)
 }
 
 /// String equality for register prefixes (`%r`, `%rd`): a byte loop
