@@ -57,6 +57,16 @@ pub struct Assignment {
 }
 
 impl Assignment {
+    /// No registers and no copies (allocates nothing).
+    pub(crate) fn empty() -> Assignment {
+        Assignment {
+            reg: SecondaryMap::with_capacity(0, None),
+            counts: FxHashMap::default(),
+            before: FxHashMap::default(),
+            edges: FxHashMap::default(),
+        }
+    }
+
     /// The register of `v`.
     pub fn reg(&self, v: Value) -> Reg {
         self.reg[v].unwrap_or(Reg {
@@ -81,7 +91,12 @@ pub fn assign(func: &Function) -> Assignment {
 /// on an edited function may merge values that interfere; use [`assign`]
 /// then.
 pub fn assign_as_built(func: &Function) -> Assignment {
-    let fast = assign_by_hint(func);
+    as_built_checked(func, assign_by_hint(func))
+}
+
+/// The as-built assignment from `fast`, the one-walk result (`None`: it
+/// gave up); debug builds also run the general path and assert both agree.
+pub(crate) fn as_built_checked(func: &Function, fast: Option<Assignment>) -> Assignment {
     if cfg!(debug_assertions) {
         // The general path, which also asserts that no group interferes.
         let full = assign_with(func, true);
@@ -126,24 +141,54 @@ fn for_each_in_print_order(func: &Function, mut f: impl FnMut(Value)) {
     }
 }
 
-/// The as-built assignment in one walk: every value with a hint shares its
-/// hint's register, the others get their own; no copies are needed, since
-/// tied values and branch arguments share a hint with what they feed.
-/// `None` if two values of one hint differ in register class (the general
-/// path then decides).
+/// The as-built assignment in one walk (see [`AsBuiltNamer`]); `None` if
+/// two values of one hint differ in register class (the general path then
+/// decides).
 fn assign_by_hint(func: &Function) -> Option<Assignment> {
-    let dfg = &func.dfg;
-    let mut reg: SecondaryMap<Value, Option<Reg>> =
-        SecondaryMap::with_capacity(dfg.values.len(), None);
-    let mut hint_reg: Vec<Option<Reg>> = Vec::new();
-    let mut count = [0u32; Type::ALL.len()];
-    let mut ok = true;
+    let mut namer = AsBuiltNamer::new(func);
     for_each_in_print_order(func, |v| {
-        if reg[v].is_some() {
-            return;
+        namer.reg(func, v);
+    });
+    namer.finish()
+}
+
+/// The as-built registers, handed out as values are met in print order:
+/// every value with a hint shares its hint's register, the others get
+/// their own; no copies are needed, since tied values and branch arguments
+/// share a hint with what they feed. The printer names values this way
+/// while it prints, meeting them in the order of
+/// `for_each_in_print_order`, so that the function is walked once.
+pub(crate) struct AsBuiltNamer {
+    reg: SecondaryMap<Value, Option<Reg>>,
+    hint_reg: Vec<Option<Reg>>,
+    count: [u32; Type::ALL.len()],
+    /// Cleared when two values of one hint differ in register class.
+    ok: bool,
+}
+
+impl AsBuiltNamer {
+    pub(crate) fn new(func: &Function) -> Self {
+        AsBuiltNamer {
+            reg: SecondaryMap::with_capacity(func.dfg.values.len(), None),
+            hint_reg: Vec::new(),
+            count: [0; Type::ALL.len()],
+            ok: true,
         }
-        let d = &dfg.values[v];
+    }
+
+    /// The register of `v`, given on its first meeting.
+    #[inline]
+    pub(crate) fn reg(&mut self, func: &Function, v: Value) -> Reg {
+        match self.reg[v] {
+            Some(r) => r,
+            None => self.first(func, v),
+        }
+    }
+
+    fn first(&mut self, func: &Function, v: Value) -> Reg {
+        let d = &func.dfg.values[v];
         let class = d.ty.reg_class();
+        let count = &mut self.count;
         let mut fresh = || {
             count[class as usize] += 1;
             Reg {
@@ -154,27 +199,33 @@ fn assign_by_hint(func: &Function) -> Option<Assignment> {
         let r = match d.hint {
             Some(h) => {
                 let h = h as usize;
-                if hint_reg.len() <= h {
-                    hint_reg.resize(h + 1, None);
+                if self.hint_reg.len() <= h {
+                    self.hint_reg.resize(h + 1, None);
                 }
-                match hint_reg[h] {
+                match self.hint_reg[h] {
                     Some(r) => {
-                        ok &= r.class == class;
+                        self.ok &= r.class == class;
                         r
                     }
-                    None => *hint_reg[h].insert(fresh()),
+                    None => *self.hint_reg[h].insert(fresh()),
                 }
             }
             None => fresh(),
         };
-        reg[v] = Some(r);
-    });
-    ok.then(|| Assignment {
-        reg,
-        counts: counts_of(&count),
-        before: FxHashMap::default(),
-        edges: FxHashMap::default(),
-    })
+        self.reg[v] = Some(r);
+        r
+    }
+
+    /// The assignment of every value met; `None` if a hint's values
+    /// differ in class.
+    pub(crate) fn finish(self) -> Option<Assignment> {
+        self.ok.then(|| Assignment {
+            reg: self.reg,
+            counts: counts_of(&self.count),
+            before: FxHashMap::default(),
+            edges: FxHashMap::default(),
+        })
+    }
 }
 
 /// The per-class counts as the public map (classes in use only).

@@ -11,7 +11,7 @@ use crate::function::{FuncKind, Function};
 use crate::module::{Item, Module};
 use crate::op::{Opcode, Sym};
 use crate::operand::{Address, Imm, ImmKind, Operand};
-use crate::regalloc::{self, Assignment, Copy, Reg};
+use crate::regalloc::{self, AsBuiltNamer, Assignment, Copy, Reg};
 use crate::types::Type;
 use crate::{Block, Inst, Value};
 use rustc_hash::FxHashSet;
@@ -34,7 +34,7 @@ pub fn write_module(out: &mut impl Write, module: &Module) -> fmt::Result {
 
 /// Prints one top-level item.
 pub fn write_item(out: &mut impl Write, item: &Item) -> fmt::Result {
-    write_item_with(out, item, regalloc::assign)
+    write_item_with(out, item, Naming::General)
 }
 
 /// Prints an item whose function, if any, is exactly as SSA construction
@@ -42,21 +42,27 @@ pub fn write_item(out: &mut impl Write, item: &Item) -> fmt::Result {
 /// SSA with [`regalloc::assign_as_built`]: one walk, no interference check
 /// (such a function has no interference in reachable code).
 pub fn write_item_as_built(out: &mut impl Write, item: &Item) -> fmt::Result {
-    write_item_with(out, item, regalloc::assign_as_built)
+    write_item_with(out, item, Naming::AsBuilt)
 }
 
-fn write_item_with(
-    out: &mut impl Write,
-    item: &Item,
-    assign: fn(&Function) -> Assignment,
-) -> fmt::Result {
+/// How a function's values get their registers.
+#[derive(Clone, Copy)]
+enum Naming {
+    /// [`regalloc::assign`], before printing.
+    General,
+    /// [`regalloc::assign_as_built`]'s registers, handed out while the
+    /// body is printed.
+    AsBuilt,
+}
+
+fn write_item_with(out: &mut impl Write, item: &Item, naming: Naming) -> fmt::Result {
     match item {
         Item::Version(a, b) => writeln!(out, ".version {a}.{b}"),
         Item::Target(t) => writeln!(out, ".target {}", t.join(", ")),
         Item::AddressSize(n) => writeln!(out, ".address_size {n}\n"),
         Item::Directive(d) => put_all(out, &[d, "\n"]),
         Item::Var(v) => put_all(out, &[&v.text, ";\n"]),
-        Item::Func(f) => write_function_with(out, f, assign),
+        Item::Func(f) => write_function_with(out, f, naming),
     }
 }
 
@@ -116,20 +122,48 @@ fn write_signature(out: &mut impl Write, f: &Function) -> fmt::Result {
 
 /// Prints one function.
 pub fn write_function(out: &mut impl Write, f: &Function) -> fmt::Result {
-    write_function_with(out, f, regalloc::assign)
+    write_function_with(out, f, Naming::General)
 }
 
-fn write_function_with(
-    out: &mut impl Write,
-    f: &Function,
-    assign: fn(&Function) -> Assignment,
-) -> fmt::Result {
+fn write_function_with(out: &mut impl Write, f: &Function, naming: Naming) -> fmt::Result {
     write_signature(out, f)?;
     if !f.has_body {
         return out.write_str(";\n\n");
     }
-    let regs = assign(f);
-    let mut p = Printer::new(f, &regs);
+    // The body is assembled in a `String` (appending to one is cheaper
+    // than going through `fmt::Write`) before the `.reg` lines, which need
+    // every register's number, and written after them.
+    BODY.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        buf.clear();
+        let regs = match naming {
+            Naming::General => {
+                let regs = regalloc::assign(f);
+                Printer::new(f, &regs, None).body(&mut buf)?;
+                regs
+            }
+            Naming::AsBuilt => {
+                let none = Assignment::empty();
+                let mut p = Printer::new(f, &none, Some(AsBuiltNamer::new(f)));
+                p.body(&mut buf)?;
+                let fast = p.namer.and_then(AsBuiltNamer::finish);
+                let printed = fast.is_some();
+                let regs = regalloc::as_built_checked(f, fast);
+                if !printed {
+                    buf.clear();
+                    Printer::new(f, &regs, None).body(&mut buf)?;
+                }
+                regs
+            }
+        };
+        write_header(out, f, &regs)?;
+        out.write_str(&buf)
+    })?;
+    out.write_str("}\n\n")
+}
+
+/// The `{`, `.reg` lines and other declarations that open a body.
+fn write_header(out: &mut impl Write, f: &Function, regs: &Assignment) -> fmt::Result {
     out.write_str("{\n")?;
     for class in CLASS_ORDER {
         if let Some(&n) = regs.counts.get(&class) {
@@ -144,16 +178,7 @@ fn write_function_with(
     for d in &f.decls {
         put_all(out, &["\t", d, ";\n"])?;
     }
-    out.write_char('\n')?;
-    // The body is assembled in a `String` (appending to one is cheaper
-    // than going through `fmt::Write`), then written in one go.
-    BODY.with(|buf| {
-        let mut buf = buf.borrow_mut();
-        buf.clear();
-        p.body(&mut buf)?;
-        out.write_str(&buf)
-    })?;
-    out.write_str("}\n\n")
+    out.write_char('\n')
 }
 
 thread_local! {
@@ -164,6 +189,8 @@ thread_local! {
 struct Printer<'a> {
     f: &'a Function,
     regs: &'a Assignment,
+    /// Names values as they are printed (`regs` then has no registers).
+    namer: Option<AsBuiltNamer>,
     labels: Vec<Option<Label>>,
     trampolines: Vec<(Label, Vec<Copy>, Block)>,
     /// The source's labels, which made-up ones must avoid (gathered when
@@ -183,7 +210,7 @@ enum Label {
 }
 
 impl<'a> Printer<'a> {
-    fn new(f: &'a Function, regs: &'a Assignment) -> Self {
+    fn new(f: &'a Function, regs: &'a Assignment, namer: Option<AsBuiltNamer>) -> Self {
         let mut labels = vec![None; f.dfg.blocks.len()];
         for b in f.layout.blocks() {
             if let Some(l) = f.dfg.blocks[b].label {
@@ -193,6 +220,7 @@ impl<'a> Printer<'a> {
         let mut p = Printer {
             f,
             regs,
+            namer,
             labels,
             trampolines: Vec::new(),
             taken: None,
@@ -268,8 +296,16 @@ impl<'a> Printer<'a> {
                 out.write_str(self.label_text(l))?;
                 out.write_str(":\n")?;
             }
+            if let Some(n) = &mut self.namer {
+                for &p in &f.dfg.blocks[b].params {
+                    n.reg(f, p);
+                }
+            }
             for i in f.layout.block_insts(b) {
                 self.inst(out, i, next)?;
+                if let Some(n) = &mut self.namer {
+                    name_unprinted(n, f, i);
+                }
             }
         }
         let tramps = std::mem::take(&mut self.trampolines);
@@ -312,9 +348,10 @@ impl<'a> Printer<'a> {
             self.copies(out, c)?;
         }
         let info = f.ops.info(d.op);
+        let regs = self.regs;
         let edge = |n: u32| {
-            (!self.regs.edges.is_empty())
-                .then(|| self.regs.edges.get(&(i, n)))
+            (!regs.edges.is_empty())
+                .then(|| regs.edges.get(&(i, n)))
                 .flatten()
         };
         match info.opcode {
@@ -395,7 +432,7 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    fn guard(&self, out: &mut String, g: Option<crate::dfg::Guard>) -> fmt::Result {
+    fn guard(&mut self, out: &mut String, g: Option<crate::dfg::Guard>) -> fmt::Result {
         out.write_char('\t')?;
         if let Some(g) = g {
             let bang = if g.negated { "!" } else { "" };
@@ -409,8 +446,12 @@ impl<'a> Printer<'a> {
 
     /// Writes the register of `v` (hot: avoids `core::fmt`).
     #[inline]
-    fn put(&self, out: &mut String, v: Value) -> fmt::Result {
-        push_reg(out, self.regs.reg(v));
+    fn put(&mut self, out: &mut String, v: Value) -> fmt::Result {
+        let r = match &mut self.namer {
+            Some(n) => n.reg(self.f, v),
+            None => self.regs.reg(v),
+        };
+        push_reg(out, r);
         Ok(())
     }
 
@@ -420,14 +461,14 @@ impl<'a> Printer<'a> {
 
     /// Writes operand `o`; a plain register without a call.
     #[inline]
-    fn operand(&self, out: &mut String, o: &Operand) -> fmt::Result {
+    fn operand(&mut self, out: &mut String, o: &Operand) -> fmt::Result {
         match o {
             Operand::Value(v) => self.put(out, *v),
             _ => self.other_operand(out, o),
         }
     }
 
-    fn other_operand(&self, out: &mut String, o: &Operand) -> fmt::Result {
+    fn other_operand(&mut self, out: &mut String, o: &Operand) -> fmt::Result {
         match o {
             Operand::Value(v) => self.put(out, *v),
             Operand::Not(v) => {
@@ -486,7 +527,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn list(&self, out: &mut String, v: &[Operand]) -> fmt::Result {
+    fn list(&mut self, out: &mut String, v: &[Operand]) -> fmt::Result {
         for (k, o) in v.iter().enumerate() {
             if k > 0 {
                 out.write_str(", ")?;
@@ -496,7 +537,7 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    fn address(&self, out: &mut String, a: &Address) -> fmt::Result {
+    fn address(&mut self, out: &mut String, a: &Address) -> fmt::Result {
         out.write_char('[')?;
         self.operand(out, &a.base)?;
         write_offset(out, a.offset)?;
@@ -505,6 +546,31 @@ impl<'a> Printer<'a> {
             self.operand(out, o)?;
         }
         out.write_char(']')
+    }
+}
+
+/// Names, in the order `regalloc` meets them, the values of instruction
+/// `i` that printing it did not: the guard and operands of the branches
+/// the printer writes itself, tied values, results, branch arguments.
+fn name_unprinted(n: &mut AsBuiltNamer, f: &Function, i: Inst) {
+    let d = &f.dfg.insts[i];
+    if matches!(f.op(i).opcode, Opcode::Jump | Opcode::Bra) {
+        if let Some(g) = d.guard {
+            n.reg(f, g.pred);
+        }
+        for o in &d.operands {
+            o.for_each_value(&mut |v| {
+                n.reg(f, v);
+            });
+        }
+    }
+    for &v in d.ties.iter().chain(&d.results) {
+        n.reg(f, v);
+    }
+    for t in &d.targets {
+        for &v in &t.args {
+            n.reg(f, v);
+        }
     }
 }
 
