@@ -57,8 +57,9 @@ pub struct Output {
     pub text: String,
     /// Dumps and reports, in order.
     pub log: String,
-    /// How many parts the module was processed in, each on its own thread
-    /// (1: one thread did it all, or parsing and printing as a pipeline).
+    /// How many parts the module was cut into, the threads taking them one
+    /// at a time (1: one thread did it all, or parsing and printing as a
+    /// pipeline).
     pub parts: usize,
 }
 

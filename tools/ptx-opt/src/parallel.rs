@@ -1,18 +1,22 @@
 //! The module split into parts handled on several threads at once.
 //!
 //! Functions are independent once parsed, so a large input is cut at
-//! function boundaries into one part per worker; each worker parses,
-//! builds SSA, verifies, runs the passes and prints its part, and the
-//! printed parts are joined in order.
+//! function boundaries into parts, several per worker; each worker takes
+//! the next part not yet taken, parses it, builds SSA, verifies, runs the
+//! passes and prints it, and the printed parts are joined in order as
+//! they finish. Taking parts from a queue rather than one fixed share per
+//! worker keeps every CPU busy to the end when the CPUs do not run at the
+//! same speed (a virtual machine's CPUs seldom do), and joining as parts
+//! finish leaves little to do after the last one.
 //!
 //! The result is exactly what one thread gives, or nothing (the caller
 //! then runs the one-thread path, which reports the error):
 //! - a cut is only guessed from the text (a line starting a function
-//!   definition); it is accepted only if the worker before it stopped
+//!   definition); it is accepted only if the part before it stopped
 //!   exactly there, between two items;
-//! - a worker after the first does not know the symbols declared before
-//!   its part: it accepts unknown names ([`Parser::defer_unknown_symbols`])
-//!   and each one must then be declared in an earlier part;
+//! - a part after the first does not know the symbols declared before it:
+//!   it accepts unknown names ([`Parser::defer_unknown_symbols`]) and each
+//!   one must then be declared in an earlier part;
 //! - a function must not be defined in two parts;
 //! - any error in any part sends the whole input down the one-thread path,
 //!   so the error reported and the log are the first ones in source order;
@@ -25,9 +29,16 @@ use crate::{Back, Config, Output};
 use ptx_ir::Item;
 use ptx_parse::{Parser, Unit};
 use rustc_hash::FxHashSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// The smallest part worth a thread of its own.
 const MIN_PART_BYTES: usize = 256 << 10;
+
+/// Parts per worker: enough that a worker on a slower CPU holds up the
+/// end by a small part only; few enough that the per-part set-up (a
+/// parser, its table of forms) stays negligible.
+const PARTS_PER_WORKER: usize = 8;
 
 /// Most workers used, whatever the machine has.
 const MAX_WORKERS: usize = 64;
@@ -53,49 +64,122 @@ pub(crate) fn run(text: &str, cfg: &Config) -> Option<Output> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let workers = threads.min(MAX_WORKERS).min(text.len() / MIN_PART_BYTES);
-    let cuts = cuts(text.as_bytes(), workers);
-    if cuts.len() < 3 {
+    let most = text.len() / MIN_PART_BYTES;
+    let workers = threads.min(MAX_WORKERS).min(most);
+    let cuts = cuts(text.as_bytes(), (workers * PARTS_PER_WORKER).min(most));
+    if workers < 2 || cuts.len() < 3 {
         return None;
     }
     let header = header(text, cfg)?;
     let parts: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
-    let header = &header;
-    let results: Vec<Option<Part>> = std::thread::scope(|s| {
-        let handles: Vec<_> = parts[1..]
-            .iter()
-            .map(|&(start, end)| s.spawn(move || part(text, start, end, cfg, Some(header))))
-            .collect();
-        let first = part(text, parts[0].0, parts[0].1, cfg, None);
-        std::iter::once(first)
-            .chain(handles.into_iter().map(|h| h.join().ok().flatten()))
-            .collect()
+    let queue = Queue {
+        text,
+        cfg,
+        header: &header,
+        parts: &parts,
+        next: AtomicUsize::new(0),
+        failed: AtomicBool::new(false),
+        join: Mutex::new(Join {
+            finished: (0..parts.len()).map(|_| None).collect(),
+            joined: 0,
+            out: None,
+            declared: FxHashSet::default(),
+            defined: FxHashSet::default(),
+        }),
+    };
+    std::thread::scope(|s| {
+        for _ in 1..workers.min(parts.len()) {
+            s.spawn(|| queue.work());
+        }
+        queue.work();
     });
-    let mut declared: FxHashSet<&str> = FxHashSet::default();
-    let mut defined: FxHashSet<&str> = FxHashSet::default();
-    let mut out: Option<Back> = None;
-    for (k, r) in results.into_iter().enumerate() {
-        let p = r?;
-        // The part before must have ended exactly at this cut.
-        if p.stopped_at != parts[k].1 {
-            return None;
-        }
-        if p.deferred.iter().any(|name| !declared.contains(name)) {
-            return None;
-        }
-        if p.defined.iter().any(|name| defined.contains(name)) {
-            return None;
-        }
-        declared.extend(p.declared);
-        defined.extend(p.defined);
-        match &mut out {
-            None => out = Some(p.back),
-            Some(o) => o.append(p.back),
-        }
+    if queue.failed.into_inner() {
+        return None;
     }
-    let mut done = out?.finish().ok()?;
+    let join = queue.join.into_inner().ok()?;
+    if join.joined != parts.len() {
+        return None;
+    }
+    let mut done = join.out?.finish().ok()?;
     done.parts = parts.len();
     Some(done)
+}
+
+/// The parts to do and the joined result so far, shared by the workers.
+struct Queue<'s, 'c> {
+    text: &'s str,
+    cfg: &'c Config,
+    header: &'s [Item],
+    parts: &'s [(usize, usize)],
+    /// The next part no worker has taken.
+    next: AtomicUsize,
+    /// Set once a part failed: the workers stop, the result is unused.
+    failed: AtomicBool,
+    join: Mutex<Join<'s, 'c>>,
+}
+
+/// Parts finished out of order wait in `finished` until every part before
+/// them is joined.
+struct Join<'s, 'c> {
+    finished: Vec<Option<Part<'s, 'c>>>,
+    /// How many parts, from the first, are in `out`.
+    joined: usize,
+    out: Option<Back<'c>>,
+    declared: FxHashSet<&'s str>,
+    defined: FxHashSet<&'s str>,
+}
+
+impl<'s, 'c> Queue<'s, 'c> {
+    /// Takes parts until none is left or one failed.
+    fn work(&self) {
+        loop {
+            if self.failed.load(Ordering::Relaxed) {
+                return;
+            }
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(start, end)) = self.parts.get(k) else {
+                return;
+            };
+            let header = (k > 0).then_some(self.header);
+            let Some(p) = part(self.text, start, end, self.cfg, header) else {
+                self.failed.store(true, Ordering::Relaxed);
+                return;
+            };
+            let Ok(mut join) = self.join.lock() else {
+                self.failed.store(true, Ordering::Relaxed);
+                return;
+            };
+            join.finished[k] = Some(p);
+            if !join.join_ready(self.parts) {
+                self.failed.store(true, Ordering::Relaxed);
+                return;
+            }
+        }
+    }
+}
+
+impl Join<'_, '_> {
+    /// Joins every finished part that follows the joined ones; `false` if
+    /// one of them cannot be joined.
+    fn join_ready(&mut self, parts: &[(usize, usize)]) -> bool {
+        while let Some(p) = self.finished.get_mut(self.joined).and_then(Option::take) {
+            // The part must have ended exactly at the next one's cut.
+            if p.stopped_at != parts[self.joined].1
+                || p.deferred.iter().any(|name| !self.declared.contains(name))
+                || p.defined.iter().any(|name| self.defined.contains(name))
+            {
+                return false;
+            }
+            self.declared.extend(p.declared);
+            self.defined.extend(p.defined);
+            match &mut self.out {
+                None => self.out = Some(p.back),
+                Some(o) => o.append(p.back),
+            }
+            self.joined += 1;
+        }
+        true
+    }
 }
 
 /// One part's results and what the joining checks need.

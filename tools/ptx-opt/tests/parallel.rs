@@ -76,6 +76,34 @@ fn module_with(head: &str, tail: &str) -> String {
 }
 
 #[test]
+fn more_parts_than_threads_join_in_order() {
+    // 2.5 MB on two threads: ten parts of 256 KB, taken from a queue, so
+    // both threads do several and finish them out of order. A symbol
+    // declared in the first part is used in every later one, and the
+    // last kernel is defined after everything else.
+    let mut src = module_with(".global .align 8 .b64 g;\n", "");
+    let mut k = 0;
+    while src.len() < 5 * BIG / 2 {
+        src.push_str(&user(&format!("m{k}"), "g"));
+        k += 1;
+    }
+    src.push_str(&user("last", "g"));
+    let (one, n) = run(&src, "", 1);
+    assert_eq!(n, 1);
+    let (two, n) = run(&src, "", 2);
+    assert_eq!(one, two, "2 threads differ from 1");
+    assert_eq!(n, 10, "parts used");
+    let (text, _) = one.unwrap();
+    assert!(text.ends_with("}\n\n") && text.contains(".entry last()"));
+    // The same module with an error in its last part: the one-thread error.
+    let bad = format!("{src}.visible .entry bad()\n{{\n\tadd.s32 %r1, 1;\n}}\n");
+    let (one, _) = run(&bad, "", 1);
+    let (two, _) = run(&bad, "", 2);
+    assert!(one.is_err());
+    assert_eq!(one, two);
+}
+
+#[test]
 fn symbols_declared_in_an_earlier_part_resolve() {
     let src = module_with(".global .align 8 .b64 g;\n", &user("last", "g"));
     let (text, _) = same_either_way(&src, "").unwrap();
