@@ -266,10 +266,16 @@ fn count(f: &Function, into: &mut BTreeMap<String, u64>) {
 
 impl<'c> Back<'c> {
     fn new(cfg: &'c Config, capacity: usize) -> Self {
+        Self::with_buffer(cfg, String::with_capacity(capacity + capacity / 4))
+    }
+
+    /// A stage that prints into `out` (emptied first), reusing its room.
+    fn with_buffer(cfg: &'c Config, mut out: String) -> Self {
+        out.clear();
         Back {
             cfg,
             pm: PassManager::new(&cfg.passes, cfg.instrumentation.clone()),
-            out: String::with_capacity(capacity + capacity / 4),
+            out,
             log: String::new(),
             before: BTreeMap::new(),
             after: BTreeMap::new(),
@@ -280,8 +286,8 @@ impl<'c> Back<'c> {
     }
 
     /// Appends the results of the stage that handled the next part of the
-    /// module.
-    fn append(&mut self, next: Back) {
+    /// module; gives back its output buffer, for another part to reuse.
+    fn append(&mut self, next: Back) -> String {
         self.out.push_str(&next.out);
         self.log.push_str(&next.log);
         for (from, into) in [
@@ -298,6 +304,7 @@ impl<'c> Back<'c> {
             }
         }
         self.required = self.required.max(next.required);
+        next.out
     }
 }
 

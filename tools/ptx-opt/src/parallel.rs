@@ -79,6 +79,7 @@ pub(crate) fn run(text: &str, cfg: &Config) -> Option<Output> {
         parts: &parts,
         next: AtomicUsize::new(0),
         failed: AtomicBool::new(false),
+        spare: Mutex::new(Vec::new()),
         join: Mutex::new(Join {
             finished: (0..parts.len()).map(|_| None).collect(),
             joined: 0,
@@ -115,6 +116,10 @@ struct Queue<'s, 'c> {
     next: AtomicUsize,
     /// Set once a part failed: the workers stop, the result is unused.
     failed: AtomicBool,
+    /// Output buffers of joined parts, for later parts to print into: a
+    /// few buffers go round instead of one fresh one per part (fresh
+    /// memory costs page faults, and freed buffers linger in the RSS).
+    spare: Mutex<Vec<String>>,
     join: Mutex<Join<'s, 'c>>,
 }
 
@@ -140,8 +145,19 @@ impl<'s, 'c> Queue<'s, 'c> {
             let Some(&(start, end)) = self.parts.get(k) else {
                 return;
             };
+            let buf = match k {
+                // The first part's output receives the others: room for
+                // all of it.
+                0 => String::with_capacity(self.text.len() + self.text.len() / 4),
+                _ => self
+                    .spare
+                    .lock()
+                    .ok()
+                    .and_then(|mut s| s.pop())
+                    .unwrap_or_else(|| String::with_capacity(end - start)),
+            };
             let header = (k > 0).then_some(self.header);
-            let Some(p) = part(self.text, start, end, self.cfg, header) else {
+            let Some(p) = part(self.text, start, end, self.cfg, header, buf) else {
                 self.failed.store(true, Ordering::Relaxed);
                 return;
             };
@@ -150,18 +166,24 @@ impl<'s, 'c> Queue<'s, 'c> {
                 return;
             };
             join.finished[k] = Some(p);
-            if !join.join_ready(self.parts) {
+            let mut freed = Vec::new();
+            let ok = join.join_ready(self.parts, &mut freed);
+            drop(join);
+            if !ok {
                 self.failed.store(true, Ordering::Relaxed);
                 return;
+            }
+            if let Ok(mut spare) = self.spare.lock() {
+                spare.append(&mut freed);
             }
         }
     }
 }
 
 impl Join<'_, '_> {
-    /// Joins every finished part that follows the joined ones; `false` if
-    /// one of them cannot be joined.
-    fn join_ready(&mut self, parts: &[(usize, usize)]) -> bool {
+    /// Joins every finished part that follows the joined ones, putting
+    /// their output buffers in `freed`; `false` if one cannot be joined.
+    fn join_ready(&mut self, parts: &[(usize, usize)], freed: &mut Vec<String>) -> bool {
         while let Some(p) = self.finished.get_mut(self.joined).and_then(Option::take) {
             // The part must have ended exactly at the next one's cut.
             if p.stopped_at != parts[self.joined].1
@@ -174,7 +196,7 @@ impl Join<'_, '_> {
             self.defined.extend(p.defined);
             match &mut self.out {
                 None => self.out = Some(p.back),
-                Some(o) => o.append(p.back),
+                Some(o) => freed.push(o.append(p.back)),
             }
             self.joined += 1;
         }
@@ -191,21 +213,17 @@ struct Part<'s, 'c> {
     deferred: Vec<&'s str>,
 }
 
-/// Parses and processes `text[start..end]`; `None` on any error.
+/// Parses and processes `text[start..end]`, printing into `buf`; `None`
+/// on any error.
 fn part<'s, 'c>(
     text: &'s str,
     start: usize,
     end: usize,
     cfg: &'c Config,
     header: Option<&[Item]>,
+    buf: String,
 ) -> Option<Part<'s, 'c>> {
-    // The first part's output receives the others: room for all of it.
-    let room = if header.is_none() {
-        text.len()
-    } else {
-        end - start
-    };
-    let mut back = Back::new(cfg, room);
+    let mut back = Back::with_buffer(cfg, buf);
     let mut parser = match header {
         None => Parser::new(text).ok()?,
         Some(items) => {
