@@ -13,11 +13,28 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ptx-opt"))
 }
 
-fn tmpdir(name: &str) -> PathBuf {
+/// A fresh directory under the system's temporary one, removed when
+/// dropped (after the test, passed or failed).
+struct TmpDir(PathBuf);
+
+impl std::ops::Deref for TmpDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TmpDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tmpdir(name: &str) -> TmpDir {
     let d = std::env::temp_dir().join(format!("ptx-opt-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    TmpDir(d)
 }
 
 fn run_stdin(args: &[&str], input: &str) -> std::process::Output {
@@ -83,7 +100,7 @@ fn output_file_is_written_and_replaced_only_on_success() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&output).unwrap(), "precious\n");
     // And no temporary file is left behind.
-    let names: Vec<_> = std::fs::read_dir(&d)
+    let names: Vec<_> = std::fs::read_dir(&*d)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
