@@ -376,7 +376,7 @@ impl Network {
 fn logic_form(f: &Function, i: Inst) -> Option<(Func, &[Operand])> {
     let d = f.inst(i);
     let info = f.op(i);
-    if info.mods.as_slice() != [Mod::Type(Type::B32)] || d.results.len() != 1 {
+    if info.mods[..] != [Mod::Type(Type::B32)] || d.results.len() != 1 {
         return None;
     }
     if d.ties.len() != usize::from(d.guard.is_some()) {

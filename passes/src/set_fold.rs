@@ -790,7 +790,7 @@ fn fold_set_logic(f: &mut Function, uses: &Uses) -> bool {
             continue;
         };
         let p = set_to_setp(f, inner);
-        let mut mods = f.op(outer).mods.clone();
+        let mut mods = f.op(outer).mods.to_vec();
         mods.insert(1, Mod::Bool(bool_op));
         let op = f.ops.intern(Opcode::Set, &mods);
         let mut operands = f.inst(outer).operands.clone();
@@ -866,7 +866,7 @@ fn merge_pairs(f: &mut Function, uses: &Uses) -> bool {
             (0x3f80, 16, _) if st == Type::BF16 => Type::BF16,
             _ => continue,
         };
-        let mut mods = info.mods.clone();
+        let mut mods = info.mods.to_vec();
         let mut operands = d.operands.clone();
         if negated {
             let (m, negate_c) = complement_mods(&mods, st.is_float());

@@ -330,8 +330,9 @@ pub struct OpInfo {
     pub opcode: Opcode,
     /// The mnemonic as written (`"add"`, `"tex"`).
     pub mnemonic: Arc<str>,
-    /// Modifiers in source order.
-    pub mods: Vec<Mod>,
+    /// Modifiers in source order (shared by the tables a form is copied
+    /// into, unless it names words of its own table).
+    pub mods: Arc<[Mod]>,
     /// The full spelling, `mnemonic.mod.mod`.
     pub text: Arc<str>,
     /// Which operands the form writes.
@@ -614,10 +615,16 @@ impl OpTable {
         let src = from.info(id);
         debug_assert!(self.lookup_text(&src.text).is_none());
         let mut info = src.clone();
-        for m in &mut info.mods {
-            if let Mod::Word(w) = m {
-                *w = self.syms.intern(from.word(*w));
-            }
+        if info.mods.iter().any(|m| matches!(m, Mod::Word(_))) {
+            let mods: Vec<Mod> = info
+                .mods
+                .iter()
+                .map(|m| match *m {
+                    Mod::Word(w) => Mod::Word(self.syms.intern(from.word(w))),
+                    m => m,
+                })
+                .collect();
+            info.mods = mods.into();
         }
         let own = OpId(self.infos.len() as u32);
         self.by_text.insert(info.text.clone(), own);
@@ -707,7 +714,7 @@ impl OpTable {
         self.infos.push(OpInfo {
             opcode,
             mnemonic: mnemonic.into(),
-            mods,
+            mods: mods.into(),
             text: text.clone(),
             shape,
             side_effects,

@@ -170,7 +170,8 @@ impl AsBuiltNamer {
     pub(crate) fn new(func: &Function) -> Self {
         AsBuiltNamer {
             reg: SecondaryMap::with_capacity(func.dfg.values.len(), None),
-            hint_reg: Vec::new(),
+            // Hints are source registers: fewer than values.
+            hint_reg: Vec::with_capacity(func.dfg.values.len()),
             count: [0; Type::ALL.len()],
             ok: true,
         }

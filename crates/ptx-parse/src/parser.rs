@@ -1363,6 +1363,8 @@ impl<'s> Parser<'s> {
                     // Declared counts are usually what is used; a huge
                     // one is left to grow on use.
                     b.range_vars.push(vec![u32::MAX; (c as usize).min(1 << 16)]);
+                    // Room for a variable per register declared.
+                    b.vars.reserve((c as usize).min(1 << 16));
                     b.top_scope().ranges.push((name.text, id, c));
                 }
                 (None, None) => {
@@ -1630,7 +1632,7 @@ impl<'s> Parser<'s> {
         m: Token<'s>,
         opcode: Opcode,
     ) -> Result<(), Diagnostic> {
-        let mut labels: Vec<(Token<'s>, u32)> = Vec::new();
+        let mut labels: SmallVec<[(Token<'s>, u32); 1]> = SmallVec::new();
         match m.text {
             "bra" => {
                 let l = self.bump()?;

@@ -478,7 +478,8 @@ fn rename(
         vars,
         cur: vec![None; nvars],
         undef: vec![None; nvars],
-        undo: Vec::new(),
+        // One entry per definition: room for one per instruction.
+        undo: Vec::with_capacity(f.dfg.insts.len()),
         param_vars,
     };
     let mut children: SecondaryMap<Block, SmallVec<[Block; 2]>> = SecondaryMap::new();
