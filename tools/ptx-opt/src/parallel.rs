@@ -32,13 +32,18 @@ use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The smallest part worth a thread of its own.
+/// The least input per thread: below it a thread does not pay.
 const MIN_PART_BYTES: usize = 256 << 10;
 
-/// Parts per worker: enough that a worker on a slower CPU holds up the
-/// end by a small part only; few enough that the per-part set-up (a
-/// parser, its table of forms) stays negligible.
-const PARTS_PER_WORKER: usize = 8;
+/// The smallest part cut off (the last one may be up to twice this): set
+/// up in a fraction of a millisecond, done in a few.
+const SMALLEST_PART: usize = 64 << 10;
+
+/// Each part takes this fraction, per worker, of what is left (at least
+/// `SMALLEST_PART`): large parts first, where the per-part set-up (a
+/// parser, its table of forms) is spread thin, and small ones at the end,
+/// so that the last one to finish leaves the other workers idle briefly.
+const PART_SHARE: usize = 2;
 
 /// Most workers used, whatever the machine has.
 const MAX_WORKERS: usize = 64;
@@ -64,9 +69,8 @@ pub(crate) fn run(text: &str, cfg: &Config) -> Option<Output> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let most = text.len() / MIN_PART_BYTES;
-    let workers = threads.min(MAX_WORKERS).min(most);
-    let cuts = cuts(text.as_bytes(), (workers * PARTS_PER_WORKER).min(most));
+    let workers = threads.min(MAX_WORKERS).min(text.len() / MIN_PART_BYTES);
+    let cuts = cuts(text.as_bytes(), workers);
     if workers < 2 || cuts.len() < 3 {
         return None;
     }
@@ -269,15 +273,23 @@ fn header(text: &str, cfg: &Config) -> Option<Vec<Item>> {
     Some(vec![version, target])
 }
 
-/// Byte offsets `0 = c0 < c1 < … < cn = len` cutting `text` into about
-/// `workers` equal parts, each cut at the start of a line that starts a
-/// function definition.
+/// Byte offsets `0 = c0 < c1 < … < cn = len` cutting `text` into parts
+/// for `workers` workers, each cut at the start of a line that starts a
+/// function definition: each part about `1 / (PART_SHARE × workers)` of
+/// the text after the part before it, and at least `SMALLEST_PART`.
 fn cuts(text: &[u8], workers: usize) -> Vec<usize> {
     let mut cuts = vec![0];
-    for k in 1..workers {
-        let from = (text.len() / workers * k).max(cuts[cuts.len() - 1] + 1);
-        match function_start_after(text, from) {
-            Some(at) if at < text.len() => cuts.push(at),
+    let share = PART_SHARE * workers.max(1);
+    loop {
+        let at = cuts[cuts.len() - 1];
+        let rest = text.len() - at;
+        let size = (rest / share).max(SMALLEST_PART);
+        // The rest is the last part unless two parts fit in it.
+        if rest < size + SMALLEST_PART {
+            break;
+        }
+        match function_start_after(text, at + size) {
+            Some(c) if c < text.len() => cuts.push(c),
             _ => break,
         }
     }
@@ -303,22 +315,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cuts_fall_on_function_starts_in_order() {
+    fn cuts_fall_on_function_starts_and_shrink_to_the_end() {
         let mut text = String::from(".version 7.0\n.target sm_80\n");
-        for k in 0..100 {
+        let mut k = 0;
+        while text.len() < 4 << 20 {
             text.push_str(&format!(".visible .entry k{k}()\n{{\n\tret;\n}}\n"));
+            k += 1;
         }
-        let c = cuts(text.as_bytes(), 4);
-        assert_eq!(c.len(), 5);
+        let c = cuts(text.as_bytes(), 2);
         assert_eq!(c[0], 0);
         assert_eq!(*c.last().unwrap(), text.len());
-        for w in c.windows(2) {
-            assert!(w[0] < w[1]);
-        }
-        for &at in &c[1..4] {
+        let sizes: Vec<usize> = c.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(sizes.len() > 4, "{sizes:?}");
+        // The first part takes a quarter of the text (two workers), later
+        // ones less and less, down to the smallest part; the last one is
+        // the rest, less than two smallest parts.
+        let (last, cut) = sizes.split_last().unwrap();
+        assert!(sizes[0] >= text.len() / 4 && sizes[0] < text.len() / 4 + 64);
+        assert!(cut.iter().all(|&s| s >= SMALLEST_PART), "{sizes:?}");
+        assert!(cut.windows(2).all(|w| w[1] <= w[0] + 64), "{sizes:?}");
+        assert!(*last < 2 * SMALLEST_PART + 64, "{sizes:?}");
+        for &at in &c[1..c.len() - 1] {
             assert!(text[at..].starts_with(".visible .entry"));
         }
-        // Nothing to cut at: one part.
+        // Too short for two parts, or nothing to cut at: one part.
         assert_eq!(cuts(b".version 7.0\n", 4), vec![0, 13]);
+        let one = format!(".version 7.0\n{}", "// x\n".repeat(200_000));
+        assert_eq!(cuts(one.as_bytes(), 2), vec![0, one.len()]);
     }
 }

@@ -28,20 +28,25 @@ fn run(src: &str, passes: &str, threads: usize) -> (Result<(String, String), Str
 }
 
 /// Output (or error) with 1 and with 4 threads, asserted equal; a success
-/// must have come from `parts` parts.
-fn same_either_way_in(src: &str, passes: &str, parts: usize) -> Result<(String, String), String> {
+/// with 4 threads must have come from more parts than threads when
+/// `in_parts` (parts shrink towards the end), from one part otherwise.
+fn same_either_way_in(src: &str, passes: &str, in_parts: bool) -> Result<(String, String), String> {
     let (one, n) = run(src, passes, 1);
     assert_eq!(n, one.is_ok() as usize);
     let (four, n) = run(src, passes, 4);
     assert_eq!(one, four, "4 threads differ from 1");
     if four.is_ok() {
-        assert_eq!(n, parts, "parts used");
+        if in_parts {
+            assert!(n > 4, "{n} parts");
+        } else {
+            assert_eq!(n, 1, "parts used");
+        }
     }
     one
 }
 
 fn same_either_way(src: &str, passes: &str) -> Result<(String, String), String> {
-    same_either_way_in(src, passes, 4)
+    same_either_way_in(src, passes, true)
 }
 
 #[test]
@@ -77,8 +82,8 @@ fn module_with(head: &str, tail: &str) -> String {
 
 #[test]
 fn more_parts_than_threads_join_in_order() {
-    // 2.5 MB on two threads: ten parts of 256 KB, taken from a queue, so
-    // both threads do several and finish them out of order. A symbol
+    // 2.5 MB on two threads: a dozen parts, taken from a queue, so both
+    // threads do several and finish them out of order. A symbol
     // declared in the first part is used in every later one, and the
     // last kernel is defined after everything else.
     let mut src = module_with(".global .align 8 .b64 g;\n", "");
@@ -92,7 +97,7 @@ fn more_parts_than_threads_join_in_order() {
     assert_eq!(n, 1);
     let (two, n) = run(&src, "", 2);
     assert_eq!(one, two, "2 threads differ from 1");
-    assert_eq!(n, 10, "parts used");
+    assert!(n > 8, "{n} parts");
     let (text, _) = one.unwrap();
     assert!(text.ends_with("}\n\n") && text.contains(".entry last()"));
     // The same module with an error in its last part: the one-thread error.
@@ -163,7 +168,7 @@ fn function_lines_inside_a_comment_are_not_cuts() {
     }
     src.push_str("*/\n");
     src.push_str(&user("k", "g"));
-    let (text, _) = same_either_way_in(&src, "", 1).unwrap();
+    let (text, _) = same_either_way_in(&src, "", false).unwrap();
     assert!(!text.contains("commented"));
     assert_eq!(text.matches(".entry").count(), 1);
 }
