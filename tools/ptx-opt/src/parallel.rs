@@ -40,10 +40,15 @@ const MIN_PART_BYTES: usize = 256 << 10;
 const SMALLEST_PART: usize = 64 << 10;
 
 /// Each part takes this fraction, per worker, of what is left (at least
-/// `SMALLEST_PART`): large parts first, where the per-part set-up (a
-/// parser, its table of forms) is spread thin, and small ones at the end,
-/// so that the last one to finish leaves the other workers idle briefly.
+/// `SMALLEST_PART`, at most `LARGEST_PART`): large parts first, where the
+/// per-part set-up (a parser, its table of forms) is spread thin, and
+/// small ones at the end, so that the last one to finish leaves the other
+/// workers idle briefly.
 const PART_SHARE: usize = 2;
+
+/// The largest part: parts that finish before an earlier one keep their
+/// output until it is joined, so large parts would hold much memory.
+const LARGEST_PART: usize = 1 << 20;
 
 /// Most workers used, whatever the machine has.
 const MAX_WORKERS: usize = 64;
@@ -276,14 +281,15 @@ fn header(text: &str, cfg: &Config) -> Option<Vec<Item>> {
 /// Byte offsets `0 = c0 < c1 < … < cn = len` cutting `text` into parts
 /// for `workers` workers, each cut at the start of a line that starts a
 /// function definition: each part about `1 / (PART_SHARE × workers)` of
-/// the text after the part before it, and at least `SMALLEST_PART`.
+/// the text after the part before it, between `SMALLEST_PART` and
+/// `LARGEST_PART`.
 fn cuts(text: &[u8], workers: usize) -> Vec<usize> {
     let mut cuts = vec![0];
     let share = PART_SHARE * workers.max(1);
     loop {
         let at = cuts[cuts.len() - 1];
         let rest = text.len() - at;
-        let size = (rest / share).max(SMALLEST_PART);
+        let size = (rest / share).clamp(SMALLEST_PART, LARGEST_PART);
         // The rest is the last part unless two parts fit in it.
         if rest < size + SMALLEST_PART {
             break;
@@ -318,7 +324,7 @@ mod tests {
     fn cuts_fall_on_function_starts_and_shrink_to_the_end() {
         let mut text = String::from(".version 7.0\n.target sm_80\n");
         let mut k = 0;
-        while text.len() < 4 << 20 {
+        while text.len() < 3 << 20 {
             text.push_str(&format!(".visible .entry k{k}()\n{{\n\tret;\n}}\n"));
             k += 1;
         }
@@ -332,6 +338,11 @@ mod tests {
         // the rest, less than two smallest parts.
         let (last, cut) = sizes.split_last().unwrap();
         assert!(sizes[0] >= text.len() / 4 && sizes[0] < text.len() / 4 + 64);
+        // On a larger text the first parts are as large as parts get.
+        let big = text.repeat(3);
+        let cb = cuts(big.as_bytes(), 2);
+        assert!(cb[1] >= LARGEST_PART && cb[1] < LARGEST_PART + 64, "{cb:?}");
+        assert!(cb[2] - cb[1] >= LARGEST_PART && cb[2] - cb[1] < LARGEST_PART + 64);
         assert!(cut.iter().all(|&s| s >= SMALLEST_PART), "{sizes:?}");
         assert!(cut.windows(2).all(|w| w[1] <= w[0] + 64), "{sizes:?}");
         assert!(*last < 2 * SMALLEST_PART + 64, "{sizes:?}");
