@@ -265,8 +265,16 @@ fn count(f: &Function, into: &mut BTreeMap<String, u64>) {
 }
 
 impl<'c> Back<'c> {
-    fn new(cfg: &'c Config, capacity: usize) -> Self {
-        Self::with_buffer(cfg, String::with_capacity(capacity + capacity / 4))
+    /// A stage whose output buffer has room for the printed form of
+    /// `input_len` bytes of source.
+    fn new(cfg: &'c Config, input_len: usize) -> Self {
+        Self::with_buffer(cfg, Self::buffer_for(input_len))
+    }
+
+    /// An output buffer for `input_len` bytes of source: printing rarely
+    /// makes text longer by a quarter, so it seldom grows.
+    fn buffer_for(input_len: usize) -> String {
+        String::with_capacity(input_len + input_len / 4)
     }
 
     /// A stage that prints into `out` (emptied first), reusing its room.

@@ -157,7 +157,7 @@ impl<'s, 'c> Queue<'s, 'c> {
             let buf = match k {
                 // The first part's output receives the others: room for
                 // all of it.
-                0 => String::with_capacity(self.text.len() + self.text.len() / 4),
+                0 => Back::buffer_for(self.text.len()),
                 _ => self
                     .spare
                     .lock()
