@@ -9,7 +9,7 @@
 use crate::types::Type;
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The instruction families the IR gives semantics to. Anything else is
 /// [`Opcode::Other`] and keeps its mnemonic verbatim.
@@ -403,6 +403,15 @@ impl OpInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpId(u32);
 
+impl OpId {
+    /// The form's position in its table (forms are numbered from 0 in the
+    /// order they were added).
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// An interned string (modifier word, symbol name, special register, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(u32);
@@ -463,7 +472,10 @@ impl Interner {
 #[derive(Clone, Debug, Default)]
 pub struct OpTable {
     infos: Vec<OpInfo>,
-    by_text: FxHashMap<Arc<str>, OpId>,
+    /// Spelling → form, built on the first search by text and kept up to
+    /// date from then on: a function's table is filled by copying forms
+    /// in ([`OpTable::import_new`]), and most are never searched.
+    by_text: OnceLock<FxHashMap<Arc<str>, OpId>>,
     /// Strings used by modifiers and operands of this function.
     pub syms: Interner,
 }
@@ -544,7 +556,9 @@ impl OpTable {
     /// Makes room for `forms` more forms and `strings` more strings.
     pub fn reserve(&mut self, forms: usize, strings: usize) {
         self.infos.reserve(forms);
-        self.by_text.reserve(forms);
+        if let Some(index) = self.by_text.get_mut() {
+            index.reserve(forms);
+        }
         self.syms.strings.reserve(strings);
         let syms = &mut self.syms;
         let texts = &syms.strings;
@@ -596,14 +610,14 @@ impl OpTable {
     /// The form spelled `text`, if already interned.
     #[inline]
     pub fn lookup_text(&self, text: &str) -> Option<OpId> {
-        self.by_text.get(text).copied()
+        self.index().get(text).copied()
     }
 
     /// Copies form `id` of another table into this one (re-interning its
     /// words), without decoding the spelling again.
     pub fn import(&mut self, from: &OpTable, id: OpId) -> OpId {
-        match self.by_text.get(&*from.info(id).text) {
-            Some(&own) => own,
+        match self.lookup_text(&from.info(id).text) {
+            Some(own) => own,
             None => self.import_new(from, id),
         }
     }
@@ -627,14 +641,16 @@ impl OpTable {
             info.mods = mods.into();
         }
         let own = OpId(self.infos.len() as u32);
-        self.by_text.insert(info.text.clone(), own);
+        if let Some(index) = self.by_text.get_mut() {
+            index.insert(info.text.clone(), own);
+        }
         self.infos.push(info);
         own
     }
 
     /// Interns the spelling `text` (`"setp.lt.s32"`), decoding it once.
     pub fn intern_text(&mut self, text: &str) -> OpId {
-        if let Some(&id) = self.by_text.get(text) {
+        if let Some(id) = self.lookup_text(text) {
             return id;
         }
         let mut parts = text.split('.');
@@ -720,14 +736,59 @@ impl OpTable {
             side_effects,
             checks,
         });
-        self.by_text.insert(text, id);
+        if let Some(index) = self.by_text.get_mut() {
+            index.insert(text, id);
+        }
         id
+    }
+
+    /// The spelling index, built on first use from the forms so far.
+    fn index(&self) -> &FxHashMap<Arc<str>, OpId> {
+        self.by_text.get_or_init(|| {
+            self.infos
+                .iter()
+                .enumerate()
+                .map(|(k, info)| (info.text.clone(), OpId(k as u32)))
+                .collect()
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Forms copied in before any search, forms added after the index was
+    /// built, and a clone taken in between are all found by their text.
+    #[test]
+    fn spelling_index_is_built_on_first_search_and_kept_current() {
+        let mut module = OpTable::new();
+        let texts = [
+            "mov.u32",
+            "ld.param.u64",
+            "mul.lo.s32",
+            "cvta.to.global.u64",
+        ];
+        let ids: Vec<OpId> = texts.iter().map(|t| module.intern_text(t)).collect();
+        let mut f = OpTable::new();
+        let own: Vec<OpId> = ids.iter().map(|&id| f.import_new(&module, id)).collect();
+        let copy = f.clone();
+        for (t, &o) in texts.iter().zip(&own) {
+            assert_eq!(f.lookup_text(t), Some(o));
+            assert_eq!(copy.lookup_text(t), Some(o));
+            assert_eq!(f.info(o).text.as_ref(), *t);
+        }
+        // Built now: later forms, interned or copied, go into it.
+        let a = f.intern_text("add.s32");
+        let late = module.intern_text("setp.lt.s32");
+        let b = f.import_new(&module, late);
+        assert_eq!(f.lookup_text("add.s32"), Some(a));
+        assert_eq!(f.lookup_text("setp.lt.s32"), Some(b));
+        assert_eq!(f.intern_text("mov.u32"), own[0]);
+        assert_eq!(f.len(), texts.len() + 2);
+        // A word modifier is re-interned in the table it is copied into.
+        assert!(f.is_word(f.info(own[3]).mods[0], "to"));
+    }
 
     #[test]
     fn decodes_forms() {

@@ -795,6 +795,9 @@ struct FnBuilder<'s> {
     /// Whether `loc` has not been attached to an instruction yet.
     loc_pending: bool,
     loc_ids: FxHashMap<String, u32>,
+    /// The function's copy of each module form it uses, by the module
+    /// form's index.
+    forms: Vec<Option<OpId>>,
 }
 
 impl<'s> FnBuilder<'s> {
@@ -821,6 +824,7 @@ impl<'s> FnBuilder<'s> {
             loc: 0,
             loc_pending: false,
             loc_ids: FxHashMap::default(),
+            forms: Vec::new(),
         }
     }
 
@@ -1549,11 +1553,11 @@ impl<'s> Parser<'s> {
         m: Token<'s>,
         text: &str,
     ) -> Result<OpId, Diagnostic> {
-        if let Some(op) = b.func.ops.lookup_text(text) {
-            return Ok(op);
-        }
         // Decode each spelling once per module, then copy it into each
-        // function that uses it.
+        // function that uses it. The function's table is never searched
+        // by text here (so it never builds its spelling index): the only
+        // forms it gets otherwise (`jump`, `.pragma`, a final `ret`) are
+        // never spelled by an instruction that comes here before them.
         let known = match self.ops.lookup_text(text) {
             Some(k) => k,
             None if !is_mnemonic(m.text) => {
@@ -1561,8 +1565,17 @@ impl<'s> Parser<'s> {
             }
             None => self.ops.intern_text(text),
         };
-        // The function's table was just searched for this spelling.
-        Ok(b.func.ops.import_new(&self.ops, known))
+        let k = known.index();
+        if let Some(&Some(own)) = b.forms.get(k) {
+            return Ok(own);
+        }
+        let own = b.func.ops.import_new(&self.ops, known);
+        if b.forms.len() <= k {
+            // Room for every form the module has so far: one allocation.
+            b.forms.resize(self.ops.len().max(k + 1), None);
+        }
+        b.forms[k] = Some(own);
+        Ok(own)
     }
 
     fn missing_separator<T>(&self) -> Result<T, Diagnostic> {
