@@ -1011,6 +1011,40 @@ impl<'s> FnBuilder<'s> {
         self.func.layout.append_inst(i, b);
         i
     }
+
+    /// Appends terminator `d` (a branch, `ret` or `exit`) with a target per
+    /// label, resolved when the body ends, and, when it is guarded, the
+    /// fall-through block, which becomes the current one.
+    fn branch_to(&mut self, mut d: InstData, labels: SmallVec<[(Token<'s>, u32); 1]>) {
+        let guarded = d.guard.is_some();
+        for _ in &labels {
+            d.targets.push(BlockCall::new(self.entry));
+        }
+        let fall = if guarded {
+            let nb = self.func.dfg.make_block();
+            d.targets.push(BlockCall::new(nb));
+            Some(nb)
+        } else {
+            None
+        };
+        let i = self.append(d);
+        for (slot, (l, scope)) in labels.into_iter().enumerate() {
+            self.pending.push(PendingTarget {
+                inst: i,
+                slot,
+                label: l.text,
+                scope,
+                pos: l.pos,
+            });
+        }
+        match fall {
+            Some(nb) => {
+                self.func.layout.append_block(nb);
+                self.cur = Some(nb);
+            }
+            None => self.cur = None,
+        }
+    }
 }
 
 /// `%r12` split into the prefix `%r` and the index 12 that range
@@ -1689,34 +1723,7 @@ impl<'s> Parser<'s> {
         }
         self.bump()?;
         let _ = opcode;
-        let guarded = d.guard.is_some();
-        for _ in &labels {
-            d.targets.push(BlockCall::new(b.entry));
-        }
-        let fall = if guarded {
-            let nb = b.func.dfg.make_block();
-            d.targets.push(BlockCall::new(nb));
-            Some(nb)
-        } else {
-            None
-        };
-        let i = b.append(d);
-        for (slot, (l, scope)) in labels.into_iter().enumerate() {
-            b.pending.push(PendingTarget {
-                inst: i,
-                slot,
-                label: l.text,
-                scope,
-                pos: l.pos,
-            });
-        }
-        match fall {
-            Some(nb) => {
-                b.func.layout.append_block(nb);
-                b.cur = Some(nb);
-            }
-            None => b.cur = None,
-        }
+        b.branch_to(d, labels);
         Ok(())
     }
 

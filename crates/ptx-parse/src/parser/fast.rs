@@ -2,11 +2,12 @@
 //!
 //! Nearly every instruction compilers write is `mnemonic.mod… a, b, c;` on
 //! one line, its operands plain registers, literals and `[%reg+N]`
-//! addresses. [`Parser::instruction_fast`] reads that shape without
-//! building tokens; anything else (a branch or call, a selector, a vector,
-//! a symbol, an expression, a comment or line break inside, any error)
-//! sends the instruction to the general path, which then parses it from
-//! its first byte.
+//! addresses, or a branch `bra[.uni] label;`, `ret;`, `exit;`.
+//! [`Parser::instruction_fast`] reads those shapes without building
+//! tokens; anything else (a call or `brx`, a selector, a vector, an
+//! expression, a comment or line break inside, any error) sends the
+//! instruction to the general path, which then parses it from its first
+//! byte.
 //!
 //! Invariant: the fast path builds exactly the instruction the general
 //! path would, and leaves the parser where the general path would. Before
@@ -99,8 +100,11 @@ impl<'s> Parser<'s> {
     ) -> Result<bool, Diagnostic> {
         let src = self.lex_src();
         let m = self.tok;
-        if m.kind != Tok::Ident || is_branch(m.text) {
+        if m.kind != Tok::Ident {
             return Ok(false);
+        }
+        if is_branch(m.text) {
+            return self.branch_fast(b, guard);
         }
         let mut c = Cursor {
             b: src.as_bytes(),
@@ -162,6 +166,66 @@ impl<'s> Parser<'s> {
             return Ok(false);
         }
         b.append(d);
+        #[cfg(test)]
+        {
+            self.fast_taken += 1;
+        }
+        self.lex.set_offset(c.pos + 1);
+        self.peeked = None;
+        self.tok = self.lex.next_token()?;
+        Ok(true)
+    }
+
+    /// `bra[.uni] label;`, `ret;` or `exit;` (with modifiers, unbroken),
+    /// as [`Parser::instruction_fast`] takes the common shape; `brx` and
+    /// anything else go to the general path.
+    fn branch_fast(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        guard: Option<(Guard, u32)>,
+    ) -> Result<bool, Diagnostic> {
+        let src = self.lex_src();
+        let m = self.tok;
+        if m.text == "brx" {
+            return Ok(false);
+        }
+        let mut c = Cursor {
+            b: src.as_bytes(),
+            pos: m.pos as usize + m.text.len(),
+        };
+        while c.peek() == Some(b'.') {
+            if c.dot_word().is_none() {
+                return Ok(false);
+            }
+        }
+        let text = &src[m.pos as usize..c.pos];
+        c.blanks();
+        let mut labels = SmallVec::new();
+        if m.text == "bra" {
+            let pos = c.pos as u32;
+            let Some(label) = c.ident(src) else {
+                return Ok(false);
+            };
+            let l = Token {
+                kind: Tok::Ident,
+                text: label,
+                pos,
+                newline_before: false,
+            };
+            labels.push((l, b.scope_id()));
+            c.blanks();
+        }
+        if c.peek() != Some(b';') {
+            return Ok(false);
+        }
+        let op = self.resolve_op(b, m, text)?;
+        let mut d = InstData::new(op, SmallVec::new());
+        d.pos = m.pos;
+        d.loc = b.loc;
+        if let Some((g, _)) = guard {
+            d.guard = Some(g);
+        }
+        b.branch_to(d, labels);
         #[cfg(test)]
         {
             self.fast_taken += 1;
