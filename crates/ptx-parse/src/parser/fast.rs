@@ -17,7 +17,7 @@
 
 use super::{is_branch, FnBuilder, Parser, RegDecl};
 use crate::diag::Diagnostic;
-use crate::lexer::{dot_word_end, ident_end, is, Tok, Token, ID_START};
+use crate::lexer::{dot_word_end, ident_end, is, token_text, Tok, Token, ID_START};
 use crate::mnemonics::is_special_register;
 use crate::number::parse_literal;
 use ptx_ir::entity::EntityRef;
@@ -67,7 +67,7 @@ impl<'s> Cursor<'s> {
     fn ident(&mut self, src: &'s str) -> Option<&'s str> {
         let start = self.pos;
         self.pos = ident_end(self.b, start)?;
-        Some(&src[start..self.pos])
+        Some(token_text(src, start, self.pos))
     }
 
     /// A number token starting here (a digit, then letters, digits, `.`
@@ -86,7 +86,7 @@ impl<'s> Cursor<'s> {
         if matches!(self.peek(), Some(b'+' | b'-')) {
             return None;
         }
-        Some(&src[start..self.pos])
+        Some(token_text(src, start, self.pos))
     }
 }
 
@@ -116,7 +116,7 @@ impl<'s> Parser<'s> {
                 return Ok(false);
             }
         }
-        let text = &src[m.pos as usize..c.pos];
+        let text = token_text(src, m.pos as usize, c.pos);
         c.blanks();
         // The spelling ends here only if an operand or `;` follows: after a
         // blank, a comment or a line break a modifier may still come, and
@@ -198,7 +198,7 @@ impl<'s> Parser<'s> {
                 return Ok(false);
             }
         }
-        let text = &src[m.pos as usize..c.pos];
+        let text = token_text(src, m.pos as usize, c.pos);
         c.blanks();
         let mut labels = SmallVec::new();
         if m.text == "bra" {
