@@ -281,6 +281,32 @@ impl<'s> Lexer<'s> {
         Err(Diagnostic::new(start, unexpected_char(&self.src[start..])))
     }
 
+    /// The token from byte `at` on, where an instruction's `;` has just
+    /// been read: the usual line break, indentation and identifier (the
+    /// next mnemonic or label) are read directly, anything else by
+    /// [`Lexer::next_token`] (the same token either way).
+    #[inline]
+    pub fn next_line_token(&mut self, at: usize) -> Result<Token<'s>, Diagnostic> {
+        let b = self.bytes;
+        if b.get(at) == Some(&b'\n') {
+            let mut s = at + 1;
+            while matches!(b.get(s), Some(b'\t' | b' ')) {
+                s += 1;
+            }
+            if let Some(e) = ident_end(b, s) {
+                self.pos = e;
+                return Ok(Token {
+                    kind: Tok::Ident,
+                    text: token_text(self.src, s, e),
+                    pos: s as u32,
+                    newline_before: true,
+                });
+            }
+        }
+        self.pos = at;
+        self.next_token()
+    }
+
     /// Reads an instruction spelling `mnemonic(.word)*` from `start`: the
     /// current position must directly follow the part of it already lexed
     /// (the mnemonic, or the mnemonic and its first modifier).
@@ -367,6 +393,34 @@ mod tests {
                 n += 1;
             }
             assert!(n > 0, "{src:?}");
+        }
+    }
+
+    /// After a `;`, the direct read gives the token (and leaves the lexer
+    /// where) the general one does.
+    #[test]
+    fn next_line_token_is_next_token() {
+        for src in [
+            "a;\n\tmov.u32 %r1, 1;",
+            "a;\nLBB0_1:",
+            "a;\n  \t x",
+            "a; // c\n\tx",
+            "a;\n\t// c\n\tx",
+            "a;\r\n\tx",
+            "a;\n\t}",
+            "a;\n\t@%p1 bra L;",
+            "a;",
+            "a;\n",
+            "a;x",
+            "a;\n\t\u{e9}",
+        ] {
+            let at = src.find(';').unwrap() + 1;
+            let mut fast = Lexer::new_at(src, at);
+            let mut general = Lexer::new_at(src, at);
+            let a = fast.next_line_token(at);
+            let b = general.next_token();
+            assert_eq!(format!("{a:?}"), format!("{b:?}"), "{src:?}");
+            assert_eq!(fast.offset(), general.offset(), "{src:?}");
         }
     }
 }

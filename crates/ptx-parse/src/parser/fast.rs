@@ -170,9 +170,8 @@ impl<'s> Parser<'s> {
         {
             self.fast_taken += 1;
         }
-        self.lex.set_offset(c.pos + 1);
         self.peeked = None;
-        self.tok = self.lex.next_token()?;
+        self.tok = self.lex.next_line_token(c.pos + 1)?;
         Ok(true)
     }
 
@@ -230,9 +229,8 @@ impl<'s> Parser<'s> {
         {
             self.fast_taken += 1;
         }
-        self.lex.set_offset(c.pos + 1);
         self.peeked = None;
-        self.tok = self.lex.next_token()?;
+        self.tok = self.lex.next_line_token(c.pos + 1)?;
         Ok(true)
     }
 
