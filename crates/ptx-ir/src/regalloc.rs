@@ -20,6 +20,7 @@
 //! and assert both agree.
 
 use crate::bitset::BitSet;
+use crate::dfg::InstData;
 use crate::entity::{EntityRef, SecondaryMap};
 use crate::function::Function;
 use crate::liveness::Liveness;
@@ -132,12 +133,19 @@ fn for_each_in_print_order(func: &Function, mut f: impl FnMut(Value)) {
             for o in &d.operands {
                 o.for_each_value(&mut f);
             }
-            d.ties.iter().copied().for_each(&mut f);
-            d.results.iter().copied().for_each(&mut f);
-            for t in &d.targets {
-                t.args.iter().copied().for_each(&mut f);
-            }
+            for_each_after_operands(d, &mut f);
         }
+    }
+}
+
+/// The part of an instruction's print order after its guard and operands:
+/// tied values, results, branch arguments (the values a printed body does
+/// not show).
+pub(crate) fn for_each_after_operands(d: &InstData, mut f: impl FnMut(Value)) {
+    d.ties.iter().copied().for_each(&mut f);
+    d.results.iter().copied().for_each(&mut f);
+    for t in &d.targets {
+        t.args.iter().copied().for_each(&mut f);
     }
 }
 

@@ -549,29 +549,23 @@ impl<'a> Printer<'a> {
     }
 }
 
-/// Names, in the order `regalloc` meets them, the values of instruction
-/// `i` that printing it did not: the guard and operands of the branches
-/// the printer writes itself, tied values, results, branch arguments.
+/// Names, in `regalloc`'s print order, the values of instruction `i` that
+/// printing it did not: the guard and operands of the branches the
+/// printer writes itself, then tied values, results and branch arguments.
 fn name_unprinted(n: &mut AsBuiltNamer, f: &Function, i: Inst) {
     let d = &f.dfg.insts[i];
+    let mut name = |v| {
+        n.reg(f, v);
+    };
     if matches!(f.op(i).opcode, Opcode::Jump | Opcode::Bra) {
         if let Some(g) = d.guard {
-            n.reg(f, g.pred);
+            name(g.pred);
         }
         for o in &d.operands {
-            o.for_each_value(&mut |v| {
-                n.reg(f, v);
-            });
+            o.for_each_value(&mut name);
         }
     }
-    for &v in d.ties.iter().chain(&d.results) {
-        n.reg(f, v);
-    }
-    for t in &d.targets {
-        for &v in &t.args {
-            n.reg(f, v);
-        }
-    }
+    regalloc::for_each_after_operands(d, name);
 }
 
 fn write_offset(out: &mut String, off: i64) -> fmt::Result {

@@ -719,6 +719,16 @@ enum RegDecl {
     Pinned(Sym),
 }
 
+impl Scope<'_> {
+    /// The range this scope declares under `prefix`, if `idx` is within it.
+    /// Few prefixes per scope: a linear scan beats hashing.
+    #[inline]
+    fn range(&self, prefix: &str, idx: u32) -> Option<u32> {
+        let &(_, range, count) = self.ranges.iter().find(|(p, _, _)| short_eq(p, prefix))?;
+        (idx < count).then_some(range)
+    }
+}
+
 #[derive(Default)]
 struct Scope<'s> {
     id: u32,
@@ -888,40 +898,37 @@ impl<'s> FnBuilder<'s> {
         // register of the same scope may still match), is left to it.
         let (split, idx) = split_index(name);
         if let (Some(idx), Some(&top)) = (idx, self.declaring.last()) {
-            let s = &self.scopes[top as usize];
-            if let Some(&(_, range, count)) = s.ranges.iter().find(|(p, _, _)| short_eq(p, split)) {
-                if idx < count {
-                    return Some(RegDecl::Var(self.range_var(range, idx)));
-                }
+            if let Some(range) = self.scopes[top as usize].range(split, idx) {
+                return Some(RegDecl::Var(self.range_var(range, idx)));
             }
         }
-        self.lookup_reg_in_scopes(name)
+        self.lookup_reg_in_scopes(name, split, idx)
     }
 
-    /// [`FnBuilder::lookup_reg`] through every declaring scope.
+    /// [`FnBuilder::lookup_reg`] through every declaring scope (`split`,
+    /// `idx`: the name's [`split_index`]).
     #[inline(never)]
-    fn lookup_reg_in_scopes(&mut self, name: &str) -> Option<RegDecl> {
-        let (split, idx) = split_index(name);
-        let has_idx = idx.is_some();
-        let idx = idx.unwrap_or(0) as u64;
+    fn lookup_reg_in_scopes(
+        &mut self,
+        name: &str,
+        split: &str,
+        idx: Option<u32>,
+    ) -> Option<RegDecl> {
         for k in (0..self.declaring.len()).rev() {
             let s = &self.scopes[self.declaring[k] as usize];
-            if has_idx {
-                // Few prefixes per scope: a linear scan beats hashing.
-                let hit = s.ranges.iter().find(|(p, _, _)| short_eq(p, split));
-                if let Some(&(_, range, count)) = hit {
-                    if idx < count as u64 {
-                        return Some(RegDecl::Var(self.range_var(range, idx as u32)));
-                    }
+            if let Some(n) = idx {
+                if let Some(range) = s.range(split, n) {
+                    return Some(RegDecl::Var(self.range_var(range, n)));
                 }
             }
             if let Some(&r) = s.regs.get(name) {
                 return Some(r);
             }
-            if !s.pinned_ranges.is_empty() && has_idx {
+            // Rarely declared: skip hashing the name when none are.
+            if let Some(n) = idx.filter(|_| !s.pinned_ranges.is_empty()) {
                 if let Some((printed, count)) = s.pinned_ranges.get(split) {
-                    if idx < *count as u64 {
-                        let full = format!("{printed}{idx}");
+                    if n < *count {
+                        let full = format!("{printed}{n}");
                         return Some(RegDecl::Pinned(self.func.ops.sym(&full)));
                     }
                 }
@@ -1010,6 +1017,17 @@ impl<'s> FnBuilder<'s> {
         let i = self.func.dfg.insts.push(d);
         self.func.layout.append_inst(i, b);
         i
+    }
+
+    /// A new instruction of form `op` written at byte `pos`, under `guard`,
+    /// at the current debug location (no operands yet).
+    #[inline]
+    fn new_inst(&self, op: OpId, pos: u32, guard: Option<(Guard, u32)>) -> InstData {
+        let mut d = InstData::new(op, SmallVec::new());
+        d.pos = pos;
+        d.loc = self.loc;
+        d.guard = guard.map(|(g, _)| g);
+        d
     }
 
     /// Appends terminator `d` (a branch, `ret` or `exit`) with a target per
@@ -1547,12 +1565,7 @@ impl<'s> Parser<'s> {
             owned.as_str()
         };
         let op = self.resolve_op(b, m, text)?;
-        let mut d = InstData::new(op, SmallVec::new());
-        d.pos = m.pos;
-        d.loc = b.loc;
-        if let Some((g, _)) = guard {
-            d.guard = Some(g);
-        }
+        let mut d = b.new_inst(op, m.pos, guard);
         let opcode = b.func.ops.info(op).opcode;
         if is_branch(m.text) {
             return self.branch(b, d, m, opcode);

@@ -21,7 +21,7 @@ use crate::lexer::{dot_word_end, ident_end, is, token_text, Tok, Token, ID_START
 use crate::mnemonics::is_special_register;
 use crate::number::parse_literal;
 use ptx_ir::entity::EntityRef;
-use ptx_ir::{Address, Guard, InstData, Opcode, Operand, Value};
+use ptx_ir::{Address, Guard, Opcode, Operand, Value};
 use smallvec::SmallVec;
 
 /// A byte cursor over one line of the source.
@@ -31,6 +31,23 @@ struct Cursor<'s> {
 }
 
 impl<'s> Cursor<'s> {
+    /// The spelling whose mnemonic is token `m` — the mnemonic and its
+    /// unbroken `.word` tail — and a cursor past it and the blanks after;
+    /// `None` if a `.` there starts no word.
+    #[inline]
+    fn spelling(src: &'s str, m: Token<'s>) -> Option<(Cursor<'s>, &'s str)> {
+        let mut c = Cursor {
+            b: src.as_bytes(),
+            pos: m.pos as usize + m.text.len(),
+        };
+        while c.peek() == Some(b'.') {
+            c.dot_word()?;
+        }
+        let text = token_text(src, m.pos as usize, c.pos);
+        c.blanks();
+        Some((c, text))
+    }
+
     #[inline]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
@@ -106,18 +123,9 @@ impl<'s> Parser<'s> {
         if is_branch(m.text) {
             return self.branch_fast(b, guard);
         }
-        let mut c = Cursor {
-            b: src.as_bytes(),
-            pos: m.pos as usize + m.text.len(),
+        let Some((mut c, text)) = Cursor::spelling(src, m) else {
+            return Ok(false);
         };
-        // The spelling: the mnemonic and its unbroken `.word` tail.
-        while c.peek() == Some(b'.') {
-            if c.dot_word().is_none() {
-                return Ok(false);
-            }
-        }
-        let text = token_text(src, m.pos as usize, c.pos);
-        c.blanks();
         // The spelling ends here only if an operand or `;` follows: after a
         // blank, a comment or a line break a modifier may still come, and
         // the general path would then look up a longer spelling.
@@ -131,12 +139,7 @@ impl<'s> Parser<'s> {
         if b.func.ops.info(op).opcode == Opcode::Call {
             return Ok(false);
         }
-        let mut d = InstData::new(op, SmallVec::new());
-        d.pos = m.pos;
-        d.loc = b.loc;
-        if let Some((g, _)) = guard {
-            d.guard = Some(g);
-        }
+        let mut d = b.new_inst(op, m.pos, guard);
         let mut positions: SmallVec<[u32; 6]> = SmallVec::new();
         if c.peek() != Some(b';') {
             loop {
@@ -166,12 +169,18 @@ impl<'s> Parser<'s> {
             return Ok(false);
         }
         b.append(d);
+        self.took_fast(c.pos)
+    }
+
+    /// Moves past an instruction the fast path took, whose `;` is at
+    /// `semi`.
+    fn took_fast(&mut self, semi: usize) -> Result<bool, Diagnostic> {
         #[cfg(test)]
         {
             self.fast_taken += 1;
         }
         self.peeked = None;
-        self.tok = self.lex.next_line_token(c.pos + 1)?;
+        self.tok = self.lex.next_line_token(semi + 1)?;
         Ok(true)
     }
 
@@ -188,17 +197,9 @@ impl<'s> Parser<'s> {
         if m.text == "brx" {
             return Ok(false);
         }
-        let mut c = Cursor {
-            b: src.as_bytes(),
-            pos: m.pos as usize + m.text.len(),
+        let Some((mut c, text)) = Cursor::spelling(src, m) else {
+            return Ok(false);
         };
-        while c.peek() == Some(b'.') {
-            if c.dot_word().is_none() {
-                return Ok(false);
-            }
-        }
-        let text = token_text(src, m.pos as usize, c.pos);
-        c.blanks();
         let mut labels = SmallVec::new();
         if m.text == "bra" {
             let pos = c.pos as u32;
@@ -218,20 +219,9 @@ impl<'s> Parser<'s> {
             return Ok(false);
         }
         let op = self.resolve_op(b, m, text)?;
-        let mut d = InstData::new(op, SmallVec::new());
-        d.pos = m.pos;
-        d.loc = b.loc;
-        if let Some((g, _)) = guard {
-            d.guard = Some(g);
-        }
+        let d = b.new_inst(op, m.pos, guard);
         b.branch_to(d, labels);
-        #[cfg(test)]
-        {
-            self.fast_taken += 1;
-        }
-        self.peeked = None;
-        self.tok = self.lex.next_line_token(c.pos + 1)?;
-        Ok(true)
+        self.took_fast(c.pos)
     }
 
     /// One operand of the common shapes: a register, a literal alone, or
