@@ -902,18 +902,15 @@ impl<'s> FnBuilder<'s> {
                 return Some(RegDecl::Var(self.range_var(range, idx)));
             }
         }
-        self.lookup_reg_in_scopes(name, split, idx)
+        self.lookup_reg_in_scopes(name)
     }
 
-    /// [`FnBuilder::lookup_reg`] through every declaring scope (`split`,
-    /// `idx`: the name's [`split_index`]).
+    /// [`FnBuilder::lookup_reg`] through every declaring scope. It splits
+    /// the name again: passing the split in costs the inlined fast case
+    /// more than the split costs here.
     #[inline(never)]
-    fn lookup_reg_in_scopes(
-        &mut self,
-        name: &str,
-        split: &str,
-        idx: Option<u32>,
-    ) -> Option<RegDecl> {
+    fn lookup_reg_in_scopes(&mut self, name: &str) -> Option<RegDecl> {
+        let (split, idx) = split_index(name);
         for k in (0..self.declaring.len()).rev() {
             let s = &self.scopes[self.declaring[k] as usize];
             if let Some(n) = idx {

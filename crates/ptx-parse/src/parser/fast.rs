@@ -174,6 +174,7 @@ impl<'s> Parser<'s> {
 
     /// Moves past an instruction the fast path took, whose `;` is at
     /// `semi`.
+    #[inline]
     fn took_fast(&mut self, semi: usize) -> Result<bool, Diagnostic> {
         #[cfg(test)]
         {
