@@ -1565,7 +1565,7 @@ impl<'s> Parser<'s> {
         let mut d = b.new_inst(op, m.pos, guard);
         let opcode = b.func.ops.info(op).opcode;
         if is_branch(m.text) {
-            return self.branch(b, d, m, opcode);
+            return self.branch(b, d, m);
         }
         let is_call = opcode == Opcode::Call;
         let mut positions: SmallVec<[u32; 6]> = SmallVec::new();
@@ -1687,7 +1687,6 @@ impl<'s> Parser<'s> {
         b: &mut FnBuilder<'s>,
         mut d: InstData,
         m: Token<'s>,
-        opcode: Opcode,
     ) -> Result<(), Diagnostic> {
         let mut labels: SmallVec<[(Token<'s>, u32); 1]> = SmallVec::new();
         match m.text {
@@ -1732,7 +1731,6 @@ impl<'s> Parser<'s> {
             return self.missing_separator();
         }
         self.bump()?;
-        let _ = opcode;
         b.branch_to(d, labels);
         Ok(())
     }

@@ -120,12 +120,12 @@ impl<'s> Parser<'s> {
         if m.kind != Tok::Ident {
             return Ok(false);
         }
-        if is_branch(m.text) {
-            return self.branch_fast(b, guard);
-        }
         let Some((mut c, text)) = Cursor::spelling(src, m) else {
             return Ok(false);
         };
+        if is_branch(m.text) {
+            return self.branch_fast(b, guard, m, c, text);
+        }
         // The spelling ends here only if an operand or `;` follows: after a
         // blank, a comment or a line break a modifier may still come, and
         // the general path would then look up a longer spelling.
@@ -187,24 +187,23 @@ impl<'s> Parser<'s> {
 
     /// `bra[.uni] label;`, `ret;` or `exit;` (with modifiers, unbroken),
     /// as [`Parser::instruction_fast`] takes the common shape; `brx` and
-    /// anything else go to the general path.
+    /// anything else go to the general path. `m` is the mnemonic, `text`
+    /// the spelling [`Cursor::spelling`] read, `c` the cursor after it.
     fn branch_fast(
         &mut self,
         b: &mut FnBuilder<'s>,
         guard: Option<(Guard, u32)>,
+        m: Token<'s>,
+        mut c: Cursor<'s>,
+        text: &'s str,
     ) -> Result<bool, Diagnostic> {
-        let src = self.lex_src();
-        let m = self.tok;
         if m.text == "brx" {
             return Ok(false);
         }
-        let Some((mut c, text)) = Cursor::spelling(src, m) else {
-            return Ok(false);
-        };
         let mut labels = SmallVec::new();
         if m.text == "bra" {
             let pos = c.pos as u32;
-            let Some(label) = c.ident(src) else {
+            let Some(label) = c.ident(self.lex_src()) else {
                 return Ok(false);
             };
             let l = Token {
