@@ -197,6 +197,14 @@ impl DominatorTree {
         self.idom[b]
     }
 
+    /// The position of reachable `b` in a pre-order walk of the dominator
+    /// tree (the entry is 0): a block's dominator tree descendants follow
+    /// it, before any block outside its subtree.
+    #[inline]
+    pub fn preorder(&self, b: Block) -> u32 {
+        self.tree_in[b]
+    }
+
     /// Whether `a` dominates `b` (every block dominates itself).
     pub fn dominates(&self, a: Block, b: Block) -> bool {
         if a == b {

@@ -200,6 +200,24 @@ impl Liveness {
         }
     }
 
+    /// Whether `v` is live on entry to `b` (its parameters excluded).
+    #[inline]
+    pub fn is_live_in(&self, b: Block, v: Value) -> bool {
+        match &self.repr {
+            Repr::Dense { row, live_in, .. } => test_row(live_in, row[b], v),
+            Repr::Sparse { live_in, .. } => sorted_contains(&live_in[b], v),
+        }
+    }
+
+    /// Whether `v` is live on exit from `b`.
+    #[inline]
+    pub fn is_live_out(&self, b: Block, v: Value) -> bool {
+        match &self.repr {
+            Repr::Dense { row, live_out, .. } => test_row(live_out, row[b], v),
+            Repr::Sparse { live_out, .. } => sorted_contains(&live_out[b], v),
+        }
+    }
+
     /// Calls `f` on every value live on exit from `b`.
     pub fn for_each_live_out(&self, b: Block, f: impl FnMut(Value)) {
         match &self.repr {
@@ -207,6 +225,17 @@ impl Liveness {
             Repr::Sparse { live_out, .. } => live_out[b].iter().copied().for_each(f),
         }
     }
+}
+
+fn test_row(m: &Matrix, row: u32, v: Value) -> bool {
+    row != u32::MAX && has(m.row(row as usize), v.index())
+}
+
+/// Membership in a sparse set: its values were pushed in increasing order
+/// (the sets are filled value by value, in value order).
+fn sorted_contains(list: &[Value], v: Value) -> bool {
+    list.binary_search_by_key(&v.as_u32(), |w| w.as_u32())
+        .is_ok()
 }
 
 fn each_bit(m: &Matrix, row: u32, mut f: impl FnMut(Value)) {

@@ -11,10 +11,10 @@ use crate::function::{FuncKind, Function};
 use crate::module::{Item, Module};
 use crate::op::{Opcode, Sym};
 use crate::operand::{Address, Imm, ImmKind, Operand};
-use crate::regalloc::{self, AsBuiltNamer, Assignment, Copy, Reg};
+use crate::regalloc::{self, AsBuiltNamer, Assignment, Copy, CopyStats, Reg};
 use crate::types::Type;
 use crate::{Block, Inst, Value};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::{self, Write};
 
 /// Prints `module` as PTX text.
@@ -55,6 +55,25 @@ enum Naming {
     AsBuilt,
 }
 
+/// Prints one item, leaving SSA as built (`as_built`, see
+/// [`write_item_as_built`]) or by the general path, and returns what the
+/// copies of leaving SSA cost (nothing as built).
+pub fn write_item_counting(
+    out: &mut impl Write,
+    item: &Item,
+    as_built: bool,
+) -> Result<CopyStats, fmt::Error> {
+    let naming = if as_built {
+        Naming::AsBuilt
+    } else {
+        Naming::General
+    };
+    match item {
+        Item::Func(f) => write_function_with(out, f, naming),
+        _ => write_item_with(out, item, naming).map(|()| CopyStats::default()),
+    }
+}
+
 fn write_item_with(out: &mut impl Write, item: &Item, naming: Naming) -> fmt::Result {
     match item {
         Item::Version(a, b) => writeln!(out, ".version {a}.{b}"),
@@ -62,7 +81,7 @@ fn write_item_with(out: &mut impl Write, item: &Item, naming: Naming) -> fmt::Re
         Item::AddressSize(n) => writeln!(out, ".address_size {n}\n"),
         Item::Directive(d) => put_all(out, &[d, "\n"]),
         Item::Var(v) => put_all(out, &[&v.text, ";\n"]),
-        Item::Func(f) => write_function_with(out, f, naming),
+        Item::Func(f) => write_function_with(out, f, naming).map(drop),
     }
 }
 
@@ -122,13 +141,18 @@ fn write_signature(out: &mut impl Write, f: &Function) -> fmt::Result {
 
 /// Prints one function.
 pub fn write_function(out: &mut impl Write, f: &Function) -> fmt::Result {
-    write_function_with(out, f, Naming::General)
+    write_function_with(out, f, Naming::General).map(drop)
 }
 
-fn write_function_with(out: &mut impl Write, f: &Function, naming: Naming) -> fmt::Result {
+fn write_function_with(
+    out: &mut impl Write,
+    f: &Function,
+    naming: Naming,
+) -> Result<CopyStats, fmt::Error> {
     write_signature(out, f)?;
     if !f.has_body {
-        return out.write_str(";\n\n");
+        out.write_str(";\n\n")?;
+        return Ok(CopyStats::default());
     }
     // The body is assembled in a `String` (appending to one is cheaper
     // than going through `fmt::Write`) before the `.reg` lines, which need
@@ -157,9 +181,9 @@ fn write_function_with(out: &mut impl Write, f: &Function, naming: Naming) -> fm
             }
         };
         write_header(out, f, &regs)?;
-        out.write_str(&buf)
-    })?;
-    out.write_str("}\n\n")
+        out.write_str(&buf).map(|()| regs.stats)
+    })
+    .and_then(|stats| out.write_str("}\n\n").map(|()| stats))
 }
 
 /// The `{`, `.reg` lines and other declarations that open a body.
@@ -200,6 +224,82 @@ struct Printer<'a> {
     made: Vec<String>,
     fresh: u32,
     last_loc: u32,
+    /// Call sites named by `inlined_at` (functions with inlining info).
+    inline_sites: Option<InlineSites<'a>>,
+}
+
+/// The `.loc` positions (file, line, column) of a function that
+/// `inlined_at` may name, and which of them have been printed.
+struct InlineSites<'a> {
+    /// The first `.loc` line of the function at each position.
+    line_at: FxHashMap<(u64, u64, u64), &'a str>,
+    shown: FxHashSet<(u64, u64, u64)>,
+}
+
+impl<'a> InlineSites<'a> {
+    /// The sites of `f`, if any of its `.loc`s has an `inlined_at`.
+    fn of(f: &'a Function) -> Option<Self> {
+        if !f.locs.iter().any(|l| l.contains("inlined_at")) {
+            return None;
+        }
+        let mut line_at = FxHashMap::default();
+        for text in &f.locs {
+            for line in text.split("\n\t.loc\t") {
+                if let Some(p) = loc_position(line) {
+                    line_at.entry(p).or_insert(line);
+                }
+            }
+        }
+        Some(InlineSites {
+            line_at,
+            shown: FxHashSet::default(),
+        })
+    }
+
+    fn shown(&mut self, line: &str) {
+        if let Some(p) = loc_position(line) {
+            self.shown.insert(p);
+        }
+    }
+
+    /// Prints the `.loc` of the site `line` is inlined at, when not shown
+    /// yet (its own site first, and so on up the chain).
+    fn show_site_of(&mut self, out: &mut String, line: &str, depth: u32) {
+        let Some(site) = inlined_at(line) else { return };
+        if self.shown.contains(&site) || depth > 64 {
+            return;
+        }
+        match self.line_at.get(&site).copied() {
+            Some(l) => {
+                self.show_site_of(out, l, depth + 1);
+                out.push_str("\t.loc\t");
+                out.push_str(l);
+            }
+            None => {
+                let _ = write!(out, "\t.loc\t{} {} {}", site.0, site.1, site.2);
+            }
+        }
+        out.push('\n');
+        self.shown.insert(site);
+    }
+}
+
+/// The (file, line, column) a `.loc` line starts with.
+fn loc_position(line: &str) -> Option<(u64, u64, u64)> {
+    let mut it = line
+        .split(|c: char| c.is_ascii_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    Some((
+        it.next()?.parse().ok()?,
+        it.next()?.parse().ok()?,
+        it.next()?.parse().ok()?,
+    ))
+}
+
+/// The position after `inlined_at` in a `.loc` line.
+fn inlined_at(line: &str) -> Option<(u64, u64, u64)> {
+    let at = line.find("inlined_at")?;
+    loc_position(&line[at + "inlined_at".len()..])
 }
 
 /// A printed label: the source's own, or a made-up one.
@@ -227,6 +327,7 @@ impl<'a> Printer<'a> {
             made: Vec::new(),
             fresh: 0,
             last_loc: 0,
+            inline_sites: InlineSites::of(f),
         };
         // Give a label to every block a printed branch will name.
         let blocks: Vec<Block> = f.layout.blocks().collect();
@@ -237,11 +338,10 @@ impl<'a> Printer<'a> {
             };
             let d = &f.dfg.insts[t];
             for (n, call) in d.targets.iter().enumerate() {
-                let via_copies = regs.edges.contains_key(&(t, n as u32));
                 let fall = d.guard.is_some() && n + 1 == d.targets.len();
                 let named = match f.op(t).opcode {
                     Opcode::Bra | Opcode::Brx if !fall => true,
-                    _ => via_copies || Some(call.block) != next,
+                    _ => Some(call.block) != next,
                 };
                 if named {
                     p.label(call.block);
@@ -301,6 +401,12 @@ impl<'a> Printer<'a> {
                     n.reg(f, p);
                 }
             }
+            if let Some(c) = (!self.regs.at_top.is_empty())
+                .then(|| self.regs.at_top.get(&b))
+                .flatten()
+            {
+                self.copies(out, c)?;
+            }
             for i in f.layout.block_insts(b) {
                 self.inst(out, i, next)?;
                 if let Some(n) = &mut self.namer {
@@ -338,7 +444,7 @@ impl<'a> Printer<'a> {
         let f = self.f;
         let d = &f.dfg.insts[i];
         if d.loc != 0 && d.loc != self.last_loc {
-            put_all(out, &["\t.loc\t", &f.locs[d.loc as usize], "\n"])?;
+            self.loc(out, d.loc)?;
             self.last_loc = d.loc;
         }
         if let Some(c) = (!self.regs.before.is_empty())
@@ -387,16 +493,6 @@ impl<'a> Printer<'a> {
                 )?;
             }
             _ => {
-                // Copies for brx.idx edges cannot be split per target; they
-                // run before the branch (see docs/ir.md).
-                if info.opcode == Opcode::Brx {
-                    let n = d.targets.len() - usize::from(d.guard.is_some());
-                    for k in 0..n {
-                        if let Some(c) = edge(k as u32) {
-                            self.copies(out, c)?;
-                        }
-                    }
-                }
                 self.guard(out, d.guard)?;
                 out.write_str(&info.text)?;
                 for (k, o) in d.operands.iter().enumerate() {
@@ -430,6 +526,22 @@ impl<'a> Printer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Prints `.loc` entry `id`; first, where a line names an `inlined_at`
+    /// site no `.loc` of this function has shown yet (the instructions that
+    /// carried it were deleted or moved), that site's own `.loc` line, as
+    /// ptxas requires.
+    fn loc(&mut self, out: &mut String, id: u32) -> fmt::Result {
+        let f = self.f;
+        let text = &f.locs[id as usize];
+        if let Some(sites) = &mut self.inline_sites {
+            for line in text.split("\n\t.loc\t") {
+                sites.show_site_of(out, line, 0);
+                sites.shown(line);
+            }
+        }
+        put_all(out, &["\t.loc\t", text, "\n"])
     }
 
     fn guard(&mut self, out: &mut String, g: Option<crate::dfg::Guard>) -> fmt::Result {

@@ -1,31 +1,50 @@
-//! Leaving SSA: assign every value a PTX register, and find the copies that
-//! block arguments and tied results need.
+//! Leaving SSA: give every value a PTX register, and find the copies that
+//! block arguments and tied results then need.
 //!
-//! Values that came from the same source register carry the same *hint*.
-//! Each hint group is checked for interference with one backward walk over
-//! every block (two members live at once, or a member defined while
-//! another is live). A group without interference shares one register — for
-//! freshly parsed code that is the case in every reachable block, so
-//! printing adds no copies and is idempotent. A group with interference
-//! (possible after a transformation) falls back to one register per value,
-//! with copies on edges and before tied definitions; correct, not minimal.
+//! Two paths:
 //!
-//! Registers are numbered per register class in print order, from 1, as
-//! LLVM does (`%r1`, `%rd1`, …).
+//! * **As built** ([`assign_as_built`], `as_built.rs`): for a function as
+//!   SSA construction left it, one walk gives each hint (source register)
+//!   its register, with no liveness and no copies. Debug builds also run
+//!   the general path and assert both agree.
+//! * **General** ([`assign`]), after a pass changed the function:
+//!   1. congruence classes seeded from the hints, values that really
+//!      interfere split off, then coalesced along block arguments and ties
+//!      (`coalesce.rs`, with value-based interference from
+//!      `interference.rs`);
+//!   2. one register per class, numbered per register class in print
+//!      order from 1, as LLVM does (`%r1`, `%rd1`, …);
+//!   3. the parallel copies of the edges and tied results whose ends ended
+//!      up apart, sequentialized with at most one temporary per register
+//!      class (`parallel_copy.rs`), each edge's copies placed at the end of
+//!      its predecessor, the top of its successor, or, only when neither
+//!      is safe, in a block of their own (`placement.rs`).
 //!
-//! [`assign_as_built`] is for a function known to be as SSA construction
-//! left it, where no group interferes in reachable code: one walk gives
-//! each hint its register, with no interference check, no liveness and no
-//! copies; debug builds also run the general path (over reachable blocks)
-//! and assert both agree.
+//! Invariants of the result: values that are live at once hold different
+//! registers unless they hold the same value; every reachable edge and
+//! tied result leaves each parameter and result holding what SSA says.
+//! Code in unreachable blocks gets registers but no copies (it never
+//! runs), and a copy from an `Undef` value is never made (any contents
+//! will do).
 
-use crate::bitset::BitSet;
+mod as_built;
+mod check;
+mod coalesce;
+mod interference;
+mod parallel_copy;
+mod placement;
+
+pub(crate) use as_built::AsBuiltNamer;
+pub use check::check_assignment;
+
 use crate::dfg::InstData;
 use crate::entity::{EntityRef, SecondaryMap};
 use crate::function::Function;
-use crate::liveness::Liveness;
 use crate::types::Type;
-use crate::{Block, ControlFlowGraph, DominatorTree, Inst, Value};
+use crate::{Block, Inst, Value};
+use coalesce::{Affinity, Classes};
+use interference::Interference;
+use placement::Place;
 use rustc_hash::FxHashMap;
 
 /// A physical (printed) register: class and number.
@@ -46,25 +65,52 @@ pub struct Copy {
     pub src: Reg,
 }
 
+/// What leaving SSA added to a function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CopyStats {
+    /// `mov`s printed for copies (temporaries included).
+    pub movs: u32,
+    /// Blocks made for edges whose copies had nowhere else to go.
+    pub blocks: u32,
+}
+
 /// The result of leaving SSA.
 pub struct Assignment {
     reg: SecondaryMap<Value, Option<Reg>>,
     /// Highest number used per class.
     pub counts: FxHashMap<Type, u32>,
-    /// Copies to run just before an instruction (tied results).
+    /// Sequential copies to run just before an instruction: the copies of
+    /// its tied results, and for a terminator the copies of the edges
+    /// placed at the end of its block.
     pub before: FxHashMap<Inst, Vec<Copy>>,
-    /// Sequential copies for the edge `(terminator, target index)`.
+    /// Sequential copies at the top of a block, for the edge from its only
+    /// predecessor.
+    pub at_top: FxHashMap<Block, Vec<Copy>>,
+    /// Sequential copies of an edge `(terminator, target index)` that needs
+    /// a block of its own: a trampoline for the taken edge of a guarded
+    /// `bra`, the code after the terminator for a fall-through edge.
     pub edges: FxHashMap<(Inst, u32), Vec<Copy>>,
+    /// What the copies cost.
+    pub stats: CopyStats,
 }
 
 impl Assignment {
     /// No registers and no copies (allocates nothing).
     pub(crate) fn empty() -> Assignment {
+        Self::without_copies(SecondaryMap::with_capacity(0, None), FxHashMap::default())
+    }
+
+    fn without_copies(
+        reg: SecondaryMap<Value, Option<Reg>>,
+        counts: FxHashMap<Type, u32>,
+    ) -> Assignment {
         Assignment {
-            reg: SecondaryMap::with_capacity(0, None),
-            counts: FxHashMap::default(),
+            reg,
+            counts,
             before: FxHashMap::default(),
+            at_top: FxHashMap::default(),
             edges: FxHashMap::default(),
+            stats: CopyStats::default(),
         }
     }
 
@@ -75,13 +121,16 @@ impl Assignment {
             num: 0,
         })
     }
-}
 
-const NO_GROUP: u32 = u32::MAX;
+    /// Whether no copy is needed anywhere.
+    pub fn has_no_copies(&self) -> bool {
+        self.before.is_empty() && self.at_top.is_empty() && self.edges.is_empty()
+    }
+}
 
 /// Computes the register assignment of `func`.
 pub fn assign(func: &Function) -> Assignment {
-    assign_with(func, false)
+    assign_general(func)
 }
 
 /// The register assignment of a function exactly as SSA construction built
@@ -99,21 +148,23 @@ pub fn assign_as_built(func: &Function) -> Assignment {
 /// gave up); debug builds also run the general path and assert both agree.
 pub(crate) fn as_built_checked(func: &Function, fast: Option<Assignment>) -> Assignment {
     if cfg!(debug_assertions) {
-        // The general path, which also asserts that no group interferes.
-        let full = assign_with(func, true);
+        let full = assign_general(func);
+        assert!(
+            full.has_no_copies(),
+            "assign_as_built on '{}': hint groups interfere",
+            func.name
+        );
         let Some(fast) = fast else { return full };
         let nv = func.dfg.values.len();
         assert!(
             (0..nv).all(|k| fast.reg[Value::new(k)] == full.reg[Value::new(k)])
-                && fast.counts == full.counts
-                && full.before.is_empty()
-                && full.edges.is_empty(),
+                && fast.counts == full.counts,
             "assign_as_built on '{}': the one-walk assignment differs",
             func.name
         );
         return fast;
     }
-    fast.unwrap_or_else(|| assign_with(func, true))
+    fast.unwrap_or_else(|| assign_general(func))
 }
 
 /// Calls `f` on every value of `func` in print order (block parameters,
@@ -160,83 +211,6 @@ fn assign_by_hint(func: &Function) -> Option<Assignment> {
     namer.finish()
 }
 
-/// The as-built registers, handed out as values are met in print order:
-/// every value with a hint shares its hint's register, the others get
-/// their own; no copies are needed, since tied values and branch arguments
-/// share a hint with what they feed. The printer names values this way
-/// while it prints, meeting them in the order of
-/// `for_each_in_print_order`, so that the function is walked once.
-pub(crate) struct AsBuiltNamer {
-    reg: SecondaryMap<Value, Option<Reg>>,
-    hint_reg: Vec<Option<Reg>>,
-    count: [u32; Type::ALL.len()],
-    /// Cleared when two values of one hint differ in register class.
-    ok: bool,
-}
-
-impl AsBuiltNamer {
-    pub(crate) fn new(func: &Function) -> Self {
-        AsBuiltNamer {
-            reg: SecondaryMap::with_capacity(func.dfg.values.len(), None),
-            // Hints are source registers: fewer than values.
-            hint_reg: Vec::with_capacity(func.dfg.values.len()),
-            count: [0; Type::ALL.len()],
-            ok: true,
-        }
-    }
-
-    /// The register of `v`, given on its first meeting.
-    #[inline]
-    pub(crate) fn reg(&mut self, func: &Function, v: Value) -> Reg {
-        match self.reg[v] {
-            Some(r) => r,
-            None => self.first(func, v),
-        }
-    }
-
-    fn first(&mut self, func: &Function, v: Value) -> Reg {
-        let d = &func.dfg.values[v];
-        let class = d.ty.reg_class();
-        let count = &mut self.count;
-        let mut fresh = || {
-            count[class as usize] += 1;
-            Reg {
-                class,
-                num: count[class as usize],
-            }
-        };
-        let r = match d.hint {
-            Some(h) => {
-                let h = h as usize;
-                if self.hint_reg.len() <= h {
-                    self.hint_reg.resize(h + 1, None);
-                }
-                match self.hint_reg[h] {
-                    Some(r) => {
-                        self.ok &= r.class == class;
-                        r
-                    }
-                    None => *self.hint_reg[h].insert(fresh()),
-                }
-            }
-            None => fresh(),
-        };
-        self.reg[v] = Some(r);
-        r
-    }
-
-    /// The assignment of every value met; `None` if a hint's values
-    /// differ in class.
-    pub(crate) fn finish(self) -> Option<Assignment> {
-        self.ok.then(|| Assignment {
-            reg: self.reg,
-            counts: counts_of(&self.count),
-            before: FxHashMap::default(),
-            edges: FxHashMap::default(),
-        })
-    }
-}
-
 /// The per-class counts as the public map (classes in use only).
 fn counts_of(count: &[u32; Type::ALL.len()]) -> FxHashMap<Type, u32> {
     Type::ALL
@@ -246,293 +220,228 @@ fn counts_of(count: &[u32; Type::ALL.len()]) -> FxHashMap<Type, u32> {
         .collect()
 }
 
-fn assign_with(func: &Function, as_built: bool) -> Assignment {
+/// Comparisons the coalescer may spend per value (plus a floor), and block
+/// visits for loop depths: linear bounds for huge functions.
+const COALESCE_WORK_PER_VALUE: u64 = 64;
+const COALESCE_WORK_FLOOR: u64 = 1 << 20;
+const LOOP_WORK_FLOOR: usize = 1 << 20;
+
+/// Whether some value could need a copy or share a register with another:
+/// a block parameter, a tied result, or two values of one hint.
+fn needs_analysis(func: &Function) -> bool {
+    let dfg = &func.dfg;
+    let mut seen: rustc_hash::FxHashSet<(u32, Type)> = rustc_hash::FxHashSet::default();
+    for b in func.layout.blocks() {
+        if !dfg.blocks[b].params.is_empty() {
+            return true;
+        }
+        for i in func.layout.block_insts(b) {
+            let d = &dfg.insts[i];
+            if !d.ties.is_empty() {
+                return true;
+            }
+            for &r in &d.results {
+                let v = &dfg.values[r];
+                if let Some(h) = v.hint {
+                    if !seen.insert((h, v.ty.reg_class())) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+fn assign_general(func: &Function) -> Assignment {
     let dfg = &func.dfg;
     let nv = dfg.values.len();
-    // Group ids: hint groups first, then singletons.
-    let mut group: SecondaryMap<Value, u32> = SecondaryMap::with_capacity(nv, NO_GROUP);
-    let mut group_ty: Vec<Type> = Vec::new();
-    // Group of each hint (source register), indexed by hint.
-    let mut hint_group: Vec<u32> = Vec::new();
-    let mut conflict: Vec<bool> = Vec::new();
-    let mut seen = |v: Value,
-                    group: &mut SecondaryMap<Value, u32>,
-                    group_ty: &mut Vec<Type>,
-                    conflict: &mut Vec<bool>| {
-        if group[v] != NO_GROUP {
-            return;
-        }
-        let d = &dfg.values[v];
-        let slot = match d.hint {
-            Some(h) => {
-                let h = h as usize;
-                if hint_group.len() <= h {
-                    hint_group.resize(h + 1, NO_GROUP);
-                }
-                Some(h)
-            }
-            None => None,
-        };
-        let g = match slot.map(|h| hint_group[h]) {
-            Some(g) if g != NO_GROUP => g,
-            _ => {
-                group_ty.push(d.ty.reg_class());
-                conflict.push(false);
-                let g = (group_ty.len() - 1) as u32;
-                if let Some(h) = slot {
-                    hint_group[h] = g;
-                }
-                g
-            }
-        };
-        if group_ty[g as usize] != d.ty.reg_class() {
-            conflict[g as usize] = true;
-        }
-        group[v] = g;
-    };
-    let blocks: Vec<Block> = func.layout.blocks().collect();
     let mut order: Vec<Value> = Vec::with_capacity(nv);
     for_each_in_print_order(func, |v| order.push(v));
-    for &v in &order {
-        seen(v, &mut group, &mut group_ty, &mut conflict);
+
+    if !needs_analysis(func) {
+        // Every value is alone in its register: number them in print order.
+        let mut reg: SecondaryMap<Value, Option<Reg>> = SecondaryMap::with_capacity(nv, None);
+        let mut count = [0u32; Type::ALL.len()];
+        let mut hint_reg: FxHashMap<(u32, Type), Reg> = FxHashMap::default();
+        for &v in &order {
+            if reg[v].is_some() {
+                continue;
+            }
+            let d = &dfg.values[v];
+            let class = d.ty.reg_class();
+            let mut fresh = || {
+                count[class as usize] += 1;
+                Reg {
+                    class,
+                    num: count[class as usize],
+                }
+            };
+            // Undefined values (never results) share their hint's register.
+            reg[v] = Some(match d.hint {
+                Some(h) => *hint_reg.entry((h, class)).or_insert_with(fresh),
+                None => fresh(),
+            });
+        }
+        return Assignment::without_copies(reg, counts_of(&count));
     }
 
-    // Only a group of two or more values can interfere; functions whose
-    // registers are each written once (most compiler output) have none.
-    let mut members: Vec<u32> = vec![0; group_ty.len()];
-    for k in 0..nv {
-        let g = group[Value::new(k)];
-        if g != NO_GROUP {
-            members[g as usize] += 1;
-        }
-    }
-    let shared_groups = members.iter().any(|&n| n > 1);
-    if (!as_built || cfg!(debug_assertions)) && shared_groups {
-        // (Reached with `as_built` only in debug builds, to assert it.)
-        let before = as_built.then(|| conflict.clone());
-        // A lone block without successors has nothing live out of it.
-        let single = blocks.len() == 1
-            && func
-                .layout
-                .last_inst(blocks[0])
-                .is_none_or(|t| dfg.insts[t].targets.is_empty());
-        let cfg = (!single).then(|| ControlFlowGraph::compute(func));
-        let live = cfg.as_ref().map(|cfg| Liveness::compute(func, cfg));
-        // As built, values of one register overlap only in unreachable
-        // blocks (renamed with nothing defined on entry, while liveness
-        // still flows through them); code that never runs may share the
-        // register as the source did, so only reachable blocks count.
-        let checked: Vec<Block> = match (&cfg, as_built) {
-            (Some(cfg), true) => reachable(func, cfg, &blocks),
-            _ => blocks.clone(),
-        };
-        check_groups(func, &checked, live.as_ref(), &group, &mut conflict);
-        if let Some(before) = before {
-            assert_eq!(
-                before, conflict,
-                "assign_as_built on '{}': hint groups interfere",
-                func.name
-            );
-        }
-    }
+    let ix = Interference::compute(func);
+    let mut defined: Vec<Value> = (0..nv).map(Value::new).filter(|&v| ix.defined(v)).collect();
+    defined.sort_by_key(|&v| ix.key(v));
+    let mut classes = Classes::seed(&ix, &defined);
+    let budget = COALESCE_WORK_FLOOR + COALESCE_WORK_PER_VALUE * nv as u64;
+    let mut affinities = affinities(&ix, &classes);
+    classes.coalesce(&ix, &mut affinities, budget);
+    classes.place_unchecked(&ix);
 
-    // Number registers in print order.
+    // One register per class, numbered in print order.
     let mut reg: SecondaryMap<Value, Option<Reg>> = SecondaryMap::with_capacity(nv, None);
-    let mut group_reg: Vec<Option<Reg>> = vec![None; group_ty.len()];
-    // Per class, indexed by the class's discriminant.
+    let mut class_reg: Vec<Option<Reg>> = vec![None; classes.len()];
     let mut count = [0u32; Type::ALL.len()];
     for &v in &order {
         if reg[v].is_some() {
             continue;
         }
-        let g = group[v] as usize;
-        let shared = !conflict[g];
-        let r = match (shared, group_reg[g]) {
-            (true, Some(r)) => r,
-            _ => {
-                let class = dfg.values[v].ty.reg_class();
-                let c = &mut count[class as usize];
-                *c += 1;
-                let r = Reg { class, num: *c };
-                if shared {
-                    group_reg[g] = Some(r);
-                }
-                r
+        let k = classes.of[v] as usize;
+        let r = *class_reg[k].get_or_insert_with(|| {
+            let class = classes.ty[k];
+            count[class as usize] += 1;
+            Reg {
+                class,
+                num: count[class as usize],
             }
-        };
+        });
         reg[v] = Some(r);
     }
-
-    let mut a = Assignment {
-        reg,
-        counts: counts_of(&count),
-        before: FxHashMap::default(),
-        edges: FxHashMap::default(),
-    };
-    // Copies for tied results and block arguments that ended up apart.
-    for &b in &blocks {
-        for i in func.layout.block_insts(b) {
-            let d = &dfg.insts[i];
-            let mut copies = Vec::new();
-            for (&r, &t) in d.results.iter().zip(&d.ties) {
-                if a.reg(r) != a.reg(t) {
-                    copies.push(Copy {
-                        dst: a.reg(r),
-                        src: a.reg(t),
-                    });
-                }
-            }
-            if !copies.is_empty() {
-                a.before.insert(i, copies);
-            }
-            for (k, t) in d.targets.iter().enumerate() {
-                let params = &dfg.blocks[t.block].params;
-                let par: Vec<Copy> = params
-                    .iter()
-                    .zip(&t.args)
-                    .map(|(&p, &x)| Copy {
-                        dst: a.reg(p),
-                        src: a.reg(x),
-                    })
-                    .filter(|c| c.dst != c.src)
-                    .collect();
-                if !par.is_empty() {
-                    let seq = sequentialize(par, &mut a.counts);
-                    a.edges.insert((i, k as u32), seq);
-                }
-            }
+    let mut a = Assignment::without_copies(reg, FxHashMap::default());
+    copies(&ix, &mut a, &mut count);
+    a.counts = counts_of(&count);
+    if cfg!(debug_assertions) && nv <= DEBUG_CHECK_VALUES {
+        if let Err(e) = check_assignment(func, &a) {
+            panic!("leaving SSA: {e}");
         }
     }
     a
 }
 
-/// The blocks of `blocks` reachable from the entry, in the same order.
-/// (No reachable block has an unreachable successor, so their liveness is
-/// not affected by the unreachable ones.)
-fn reachable(func: &Function, cfg: &ControlFlowGraph, blocks: &[Block]) -> Vec<Block> {
-    let dt = DominatorTree::compute(func, cfg);
-    blocks
-        .iter()
-        .copied()
-        .filter(|&b| dt.is_reachable(b))
-        .collect()
-}
+/// Debug builds check every assignment of functions up to this many values
+/// with [`check_assignment`].
+const DEBUG_CHECK_VALUES: usize = 20_000;
 
-/// Marks every group in which two members are live at the same point, or a
-/// member is defined while another is live.
-///
-/// `Undef` values never count as live: their contents are unspecified, so
-/// whatever their register holds is as good a value as any. (Otherwise a
-/// register read in code reachable only from unreachable blocks, which SSA
-/// construction renames with nothing defined, would split its group.)
-fn check_groups(
-    func: &Function,
-    blocks: &[Block],
-    live: Option<&Liveness>,
-    group: &SecondaryMap<Value, u32>,
-    conflict: &mut [bool],
-) {
+/// The copies the classes did not make unnecessary, by weight: copies in
+/// deeper loops first, then those on critical edges (which would need a
+/// block of their own), then the rest.
+fn affinities(ix: &Interference, classes: &Classes) -> Vec<Affinity> {
+    let func = ix.func();
     let dfg = &func.dfg;
-    let is_undef = |v: Value| matches!(dfg.values[v].def, crate::dfg::ValueDef::Undef);
-    let mut count: Vec<u32> = vec![0; conflict.len()];
-    let mut set = BitSet::new(dfg.values.len());
-    let mut members: Vec<Value> = Vec::new();
-    let mut touched: Vec<u32> = Vec::new();
-    for &b in blocks {
-        // `set` is empty here; fill it with the block's live-out values.
-        if let Some(live) = live {
-            live.for_each_live_out(b, |v| {
-                if set.insert(v.index()) {
-                    members.push(v);
-                }
-            });
+    let depth = coalesce::loop_depths(ix, LOOP_WORK_FLOOR + 4 * dfg.blocks.len());
+    let mut out = Vec::new();
+    let mut push = |a: Value, b: Value, weight: u32| {
+        if ix.defined(a) && ix.defined(b) && classes.of[a] != classes.of[b] {
+            out.push(Affinity { a, b, weight });
         }
-        for &v in &members {
-            let g = group[v];
-            if g == NO_GROUP || is_undef(v) {
-                continue;
-            }
-            count[g as usize] += 1;
-            touched.push(g);
-            if count[g as usize] > 1 {
-                conflict[g as usize] = true;
-            }
-        }
-        let mut cur = func.layout.last_inst(b);
-        while let Some(i) = cur {
+    };
+    for &b in ix.dt.rpo() {
+        let w = depth[b].min(1000) * 4;
+        for i in func.layout.block_insts(b) {
             let d = &dfg.insts[i];
-            for &r in &d.results {
-                let g = group[r] as usize;
-                let self_live = set.remove(r.index());
-                if self_live {
-                    count[g] -= 1;
-                }
-                if count[g] > 0 {
-                    conflict[g] = true;
-                }
+            for (&r, &t) in d.results.iter().zip(&d.ties) {
+                push(r, t, w + 1);
             }
-            d.for_each_use(|v| {
-                if !is_undef(v) && set.insert(v.index()) {
-                    members.push(v);
-                    let g = group[v] as usize;
-                    count[g] += 1;
-                    touched.push(g as u32);
-                    if count[g] > 1 {
-                        conflict[g] = true;
-                    }
+            let many_succs = ix.cfg.succs(b).len() > 1;
+            for call in &d.targets {
+                let critical = many_succs && ix.cfg.preds(call.block).len() > 1;
+                let params = &dfg.blocks[call.block].params;
+                for (&p, &x) in params.iter().zip(&call.args) {
+                    push(p, x, w + 2 * u32::from(critical));
                 }
-            });
-            cur = func.layout.prev_inst(i);
-        }
-        for &p in &dfg.blocks[b].params {
-            let g = group[p] as usize;
-            if set.remove(p.index()) {
-                count[g] -= 1;
-            }
-            if count[g] > 0 {
-                conflict[g] = true;
-            }
-        }
-        for &g in &touched {
-            count[g as usize] = 0;
-        }
-        touched.clear();
-        // Empty the set for the next block, touching only what was added.
-        for v in members.drain(..) {
-            set.remove(v.index());
-        }
-    }
-}
-
-/// Orders a parallel copy so that no source is overwritten before it is
-/// read, breaking cycles with a fresh register of the class.
-fn sequentialize(mut pending: Vec<Copy>, counts: &mut FxHashMap<Type, u32>) -> Vec<Copy> {
-    let mut out = Vec::with_capacity(pending.len() + 1);
-    while !pending.is_empty() {
-        // A copy whose destination no other pending copy reads can go now.
-        if let Some(k) =
-            (0..pending.len()).find(|&k| !pending.iter().any(|c| c.src == pending[k].dst))
-        {
-            out.push(pending.swap_remove(k));
-            continue;
-        }
-        // Only cycles remain: save one destination in a temporary.
-        let c = pending[0];
-        let n = counts.entry(c.dst.class).or_insert(0);
-        *n += 1;
-        let tmp = Reg {
-            class: c.dst.class,
-            num: *n,
-        };
-        out.push(Copy {
-            dst: tmp,
-            src: c.dst,
-        });
-        for p in pending.iter_mut() {
-            if p.src == c.dst {
-                p.src = tmp;
             }
         }
     }
     out
+}
+
+/// Fills `a` with the copies of every reachable tied result and edge whose
+/// ends got different registers, sequentialized and placed; `count` gives
+/// the temporaries their numbers.
+fn copies(ix: &Interference, a: &mut Assignment, count: &mut [u32; Type::ALL.len()]) {
+    let func = ix.func();
+    let dfg = &func.dfg;
+    // One temporary per class, numbered after every other register.
+    let mut temp: FxHashMap<Type, Reg> = FxHashMap::default();
+    let mut temp_of = |r: Reg| {
+        *temp.entry(r.class).or_insert_with(|| {
+            count[r.class as usize] += 1;
+            Reg {
+                class: r.class,
+                num: count[r.class as usize],
+            }
+        })
+    };
+    let reg_of = |v: Value| a.reg(v);
+    let mut before: FxHashMap<Inst, Vec<Copy>> = FxHashMap::default();
+    let mut at_top: FxHashMap<Block, Vec<Copy>> = FxHashMap::default();
+    let mut edges: FxHashMap<(Inst, u32), Vec<Copy>> = FxHashMap::default();
+    let mut stats = CopyStats::default();
+    let parallel = |pairs: &mut dyn Iterator<Item = (Value, Value)>| -> Vec<Copy> {
+        pairs
+            .filter(|&(_, src)| ix.defined(src))
+            .map(|(dst, src)| Copy {
+                dst: reg_of(dst),
+                src: reg_of(src),
+            })
+            .filter(|c| c.dst != c.src)
+            .collect()
+    };
+    for &b in ix.dt.rpo() {
+        for i in func.layout.block_insts(b) {
+            let d = &dfg.insts[i];
+            if !d.ties.is_empty() {
+                let par = parallel(&mut d.results.iter().copied().zip(d.ties.iter().copied()));
+                if !par.is_empty() {
+                    let seq = parallel_copy::sequentialize(&par, &mut temp_of);
+                    stats.movs += seq.len() as u32;
+                    before.insert(i, seq);
+                }
+            }
+        }
+        let Some(term) = func.layout.last_inst(b) else {
+            continue;
+        };
+        let d = &dfg.insts[term];
+        let par: Vec<Vec<Copy>> = d
+            .targets
+            .iter()
+            .map(|t| {
+                let params = &dfg.blocks[t.block].params;
+                parallel(&mut params.iter().copied().zip(t.args.iter().copied()))
+            })
+            .collect();
+        if par.iter().all(Vec::is_empty) {
+            continue;
+        }
+        let places = placement::place_edges(ix, &reg_of, b, term, &par);
+        for (k, (copies, place)) in par.iter().zip(places).enumerate() {
+            if copies.is_empty() {
+                continue;
+            }
+            let seq = parallel_copy::sequentialize(copies, &mut temp_of);
+            stats.movs += seq.len() as u32;
+            match place {
+                Place::BeforeTerminator => before.entry(term).or_default().extend(seq),
+                Place::TopOfSuccessor => {
+                    at_top.insert(d.targets[k].block, seq);
+                }
+                Place::Split => {
+                    stats.blocks += 1;
+                    edges.insert((term, k as u32), seq);
+                }
+            }
+        }
+    }
+    a.before = before;
+    a.at_top = at_top;
+    a.edges = edges;
+    a.stats = stats;
 }
