@@ -1474,6 +1474,11 @@ fn exec(
         | Opcode::Xor
         | Opcode::Shl
         | Opcode::Shr => {
+            // Three-input min/max and mixed-precision add/sub have no
+            // semantics here yet.
+            if d.operands.len() > 3 || info.checks.first_of_two.is_some() {
+                return Err(unsupported());
+            }
             let (a, b) = (
                 s(1, ty, w, cta, m)?,
                 s(

@@ -355,6 +355,10 @@ pub struct FormChecks {
     pub wide: bool,
     /// The last type modifier.
     pub last_type: Option<Type>,
+    /// The first type modifier, when the form has two (`add.f32.f16`, the
+    /// mixed-precision `add`/`sub` of PTX 8.6: `d` and `c` have the first
+    /// type, `a` the second).
+    pub first_of_two: Option<Type>,
 }
 
 impl OpInfo {
@@ -725,6 +729,16 @@ impl OpTable {
                 Mod::Type(t) => Some(*t),
                 _ => None,
             }),
+            first_of_two: {
+                let mut types = mods.iter().filter_map(|m| match m {
+                    Mod::Type(t) => Some(*t),
+                    _ => None,
+                });
+                match (types.next(), types.next(), types.next()) {
+                    (Some(a), Some(_), None) => Some(a),
+                    _ => None,
+                }
+            },
         };
         let id = OpId(self.infos.len() as u32);
         self.infos.push(OpInfo {

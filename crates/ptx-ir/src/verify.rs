@@ -283,7 +283,9 @@ pub fn operand_counts(op: Opcode, bool_form: bool) -> Option<(usize, usize)> {
     Some(match op {
         Mov | Neg | Abs | Not | Cnot | Cvta => (2, 2),
         Cvt => (2, 3),
-        Add | Sub | Mul | Min | Max | And | Or | Xor | Shl | Shr => (3, 3),
+        Add | Sub | Mul | And | Or | Xor | Shl | Shr => (3, 3),
+        // Three-input `min`/`max` (PTX 8.8, sm_100+) take a fourth.
+        Min | Max => (3, 4),
         Mad => (4, 4),
         Lop3 if bool_form => (6, 6),
         Lop3 => (5, 5),
@@ -381,7 +383,11 @@ pub fn operand_type_mismatch(
     // `.hi` reads as the comparison operator of the same name.
     let wide = || info.checks.wide;
     let same_type_operands: &[usize] = match info.opcode {
-        Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max => &[0, 1, 2],
+        // Mixed precision (`sub.rn.f32.f16 d, a, c`): `d` and `c` have the
+        // first type, `a` the second.
+        Opcode::Add | Opcode::Sub if info.checks.first_of_two.is_some() => &[1],
+        Opcode::Add | Opcode::Sub => &[0, 1, 2],
+        Opcode::Min | Opcode::Max => &[0, 1, 2, 3],
         Opcode::And | Opcode::Or | Opcode::Xor => &[0, 1, 2],
         Opcode::Not | Opcode::Neg | Opcode::Abs | Opcode::Cnot => &[0, 1],
         Opcode::Mul | Opcode::Mad if wide() => &[],
@@ -421,6 +427,10 @@ pub fn operand_type_mismatch(
         }
     }
     match info.opcode {
+        Opcode::Add | Opcode::Sub => match info.checks.first_of_two {
+            Some(first) => check(0, first).or_else(|| check(2, first)),
+            None => None,
+        },
         Opcode::Selp => check(3, Type::Pred),
         Opcode::Setp => match operands.first() {
             Some(Operand::Value(v)) if ty_of(*v) != Type::Pred => Some((
