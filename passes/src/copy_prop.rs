@@ -1,10 +1,25 @@
 //! `copy-prop`: copy propagation.
 //!
 //! An unguarded `mov` from one register to another of the same register
-//! class is deleted and its result replaced by its source everywhere.
+//! class is deleted and its result replaced by its source.
 //! Moves between classes (`mov.b32 %f1, %r1`) stay: an operand's class must
 //! fit its instruction, so a `.b32` value cannot stand in for a `.f32` one
 //! everywhere.
+//!
+//! Reads by instructions (operands, guards) are propagated; a copy that
+//! feeds a branch argument or a tie stays for that use, since the block
+//! parameter or tied result it feeds lives in the copy's register: leaving
+//! SSA would otherwise put the `mov` back on the edges, possibly in a block
+//! of its own. ptxas removes such copies itself.
+//!
+//! Only copies whose source register is written once are propagated (its
+//! value is the only one of that source register, or it has none): the
+//! source then lives on in its own register wherever the copy was read,
+//! and leaving SSA needs no copy back. Propagating a copy of a register
+//! written again (a loop-carried value, `mov %r14, %r15` before `%r15` is
+//! recomputed) would stretch the old value over the new one's, and leaving
+//! SSA would put the copy back on the loop's edges, where ptxas does not
+//! recover from it.
 //!
 //! Guarantees: preserves the CFG; idempotent.
 //!
@@ -26,6 +41,20 @@ impl Pass for CopyProp {
     }
 
     fn run(&mut self, f: &mut Function, _am: &mut AnalysisManager) -> Preserved {
+        // How many values each source register (hint and class) holds.
+        let mut written: rustc_hash::FxHashMap<(u32, ptx_ir::Type), u32> =
+            rustc_hash::FxHashMap::default();
+        for v in f.dfg.values.keys() {
+            let d = &f.dfg.values[v];
+            if let (Some(h), false) = (d.hint, matches!(d.def, ptx_ir::ValueDef::Undef)) {
+                *written.entry((h, d.ty.reg_class())).or_insert(0) += 1;
+            }
+        }
+        let written_once = |v: Value| {
+            let d = &f.dfg.values[v];
+            d.hint
+                .is_none_or(|h| written.get(&(h, d.ty.reg_class())).copied().unwrap_or(0) <= 1)
+        };
         // Collect copies first: dst → src, resolved through chains.
         let mut copies: Vec<(ptx_ir::Inst, Value, Value)> = Vec::new();
         let blocks: Vec<_> = f.layout.blocks().collect();
@@ -42,7 +71,7 @@ impl Pass for CopyProp {
                 };
                 let same_class =
                     f.dfg.value_type(*dst).reg_class() == f.dfg.value_type(*src).reg_class();
-                if same_class && d.results.as_slice() == [*dst] {
+                if same_class && d.results.as_slice() == [*dst] && written_once(*src) {
                     copies.push((i, *dst, *src));
                 }
             }
@@ -55,11 +84,58 @@ impl Pass for CopyProp {
         for &(_, dst, src) in &copies {
             map.insert(dst, src);
         }
-        for &(i, _, _) in &copies {
-            f.layout.remove_inst(i);
+        let resolve = |mut v: Value| {
+            for _ in 0..=map.len() {
+                match map.get(&v) {
+                    Some(&x) => v = x,
+                    None => break,
+                }
+            }
+            v
+        };
+        // Operands and guards read the source; branch arguments and ties
+        // keep the copy, whose register is the one the parameter or tied
+        // result lives in.
+        let mut changed = false;
+        let mut still_read: rustc_hash::FxHashSet<Value> = rustc_hash::FxHashSet::default();
+        crate::rewrite::for_each_inst(f, |f, i| {
+            let d = &mut f.dfg.insts[i];
+            if let Some(g) = &mut d.guard {
+                let r = resolve(g.pred);
+                changed |= r != g.pred;
+                g.pred = r;
+            }
+            let results = &d.results;
+            for o in d.operands.iter_mut() {
+                o.for_each_value_mut(&mut |v| {
+                    if !results.contains(v) {
+                        let r = resolve(*v);
+                        changed |= r != *v;
+                        *v = r;
+                    }
+                });
+            }
+            for &v in d
+                .ties
+                .iter()
+                .chain(d.targets.iter().flat_map(|t| t.args.iter()))
+            {
+                if map.contains_key(&v) {
+                    still_read.insert(v);
+                }
+            }
+        });
+        for &(i, dst, _) in &copies {
+            if !still_read.contains(&dst) {
+                f.layout.remove_inst(i);
+                changed = true;
+            }
         }
-        crate::rewrite::replace_all_uses(f, &map);
-        Preserved::Cfg
+        if changed {
+            Preserved::Cfg
+        } else {
+            Preserved::All
+        }
     }
 }
 

@@ -15,7 +15,7 @@ static const char *kernel =
 int main(void) {
     PtxOptContext *ctx = ptx_opt_context_new();
     if (!ctx) return 10;
-    if (ptx_opt_run(ctx, kernel, "default<O2>", "sm_80") != PTX_OPT_OK) {
+    if (ptx_opt_run(ctx, kernel, "default<O3>", "sm_80") != PTX_OPT_OK) {
         fprintf(stderr, "run failed: %s\n", ptx_opt_error(ctx));
         return 11;
     }
