@@ -10,7 +10,7 @@ import os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PTXAS = os.environ.get("PTXAS", f"{ROOT}/.tools/cuda/nvidia/cu13/bin/ptxas")
-NVDISASM = os.environ.get("NVDISASM", f"{ROOT}/.tools/nvdisasm/nvidia/cu13/bin/nvdisasm")
+NVDISASM = os.environ.get("NVDISASM", f"{ROOT}/.tools/cuda/nvidia/cu13/bin/nvdisasm")
 OPT = os.environ.get("PTX_OPT", f"{ROOT}/target/release/ptx-opt")
 TARGETS = ["sm_75", "sm_80", "sm_90", "sm_100", "sm_120"]
 FORMS = [

@@ -216,7 +216,7 @@ fn main() {
     let nvdisasm = tool(
         "NVDISASM",
         &repo
-            .join(".tools/nvdisasm/nvidia/cu13/bin/nvdisasm")
+            .join(".tools/cuda/nvidia/cu13/bin/nvdisasm")
             .to_string_lossy(),
         &["--version"],
     );

@@ -77,7 +77,7 @@ fn main() {
         tool("PTXAS", &repo.join(".tools/cuda/nvidia/cu13/bin/ptxas")),
         tool(
             "NVDISASM",
-            &repo.join(".tools/nvdisasm/nvidia/cu13/bin/nvdisasm"),
+            &repo.join(".tools/cuda/nvidia/cu13/bin/nvdisasm"),
         ),
     ) else {
         println!("vop2 bench: needs ptxas and nvdisasm (scripts/install-bench-tools.sh)");

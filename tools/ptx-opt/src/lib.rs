@@ -5,8 +5,9 @@
 pub mod alloc;
 pub mod api;
 mod parallel;
+pub mod sass;
 
-use ptx_ir::write::{write_item, write_item_as_built};
+use ptx_ir::write::{write_item, write_item_as_built, write_item_counting};
 use ptx_ir::{Function, Item};
 use ptx_parse::{check_utf8, Diagnostic, Parser, Unit};
 use ptx_passes::manager::{Instrumentation, PassManager};
@@ -40,6 +41,20 @@ pub struct Config {
     /// `--threads=N`: threads for a large input, each handling a part of
     /// the functions (default: the CPUs available; 1: one thread).
     pub threads: Option<usize>,
+    /// `--size-guard`: print a function as it came when the passes made it
+    /// larger by static cost (instructions, plus the `mov`s and blocks
+    /// leaving SSA adds). On for `-O1`…`-O3` in the driver.
+    pub size_guard: bool,
+}
+
+/// What leaving SSA and the size guard did over a module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OutOfSsaReport {
+    /// Copies and blocks leaving SSA added, over the functions printed
+    /// from their optimised form.
+    pub copies: ptx_ir::regalloc::CopyStats,
+    /// Functions the size guard printed as they came.
+    pub kept: u32,
 }
 
 /// A failure: located in the input, or not.
@@ -61,6 +76,8 @@ pub struct Output {
     /// at a time (1: one thread did it all, or parsing and printing as a
     /// pipeline).
     pub parts: usize,
+    /// What leaving SSA added, and what the size guard kept.
+    pub out_of_ssa: OutOfSsaReport,
 }
 
 /// Parses `src`, builds SSA, verifies every function and prints the module
@@ -107,6 +124,10 @@ struct Back<'c> {
     sm: Option<String>,
     /// The newest PTX version a pass asked for.
     required: Option<(u32, u32)>,
+    out_of_ssa: OutOfSsaReport,
+    /// The module's `.version`, `.target` and `.address_size` as printed
+    /// (`--check-each` re-parses printed functions under them).
+    header: String,
 }
 
 impl Back<'_> {
@@ -135,6 +156,9 @@ impl Back<'_> {
         }
         // Whether the item is still as SSA construction built it.
         let mut as_built = true;
+        // The function before the passes, for the size guard and the check
+        // of leaving SSA.
+        let mut original: Option<Box<Function>> = None;
         if let Item::Func(f) = &mut item {
             let errors = match &dt {
                 Some(dt) => ptx_ir::verify::verify_function_with(f, dt),
@@ -155,6 +179,9 @@ impl Back<'_> {
                     .as_deref()
                     .or(self.sm.as_deref())
                     .and_then(|sm| TargetInfo::parse(sm, self.version));
+                if self.cfg.size_guard || self.cfg.instrumentation.check_each.is_some() {
+                    original = Some(f.clone());
+                }
                 as_built = !self
                     .pm
                     .run(f, &mut am, &mut self.log)
@@ -175,12 +202,76 @@ impl Back<'_> {
             }
         }
         if as_built {
-            write_item_as_built(&mut self.out, &item)
-        } else {
-            write_item(&mut self.out, &item)
+            write_item_as_built(&mut self.out, &item).expect("writing to a String cannot fail");
+            if matches!(
+                item,
+                Item::Version(..) | Item::Target(_) | Item::AddressSize(_)
+            ) {
+                write_item(&mut self.header, &item).expect("writing to a String cannot fail");
+            }
+            return Ok(());
         }
-        .expect("writing to a String cannot fail");
+        let mark = self.out.len();
+        let copies = write_item_counting(&mut self.out, &item, false)
+            .expect("writing to a String cannot fail");
+        let (Item::Func(f), Some(original)) = (&item, original) else {
+            self.out_of_ssa.copies.movs += copies.movs;
+            self.out_of_ssa.copies.blocks += copies.blocks;
+            return Ok(());
+        };
+        if self.cfg.size_guard
+            && static_cost(f, copies) > static_cost(&original, Default::default())
+        {
+            self.out.truncate(mark);
+            self.out_of_ssa.kept += 1;
+            write_item_as_built(&mut self.out, &Item::Func(original))
+                .expect("writing to a String cannot fail");
+            return Ok(());
+        }
+        self.out_of_ssa.copies.movs += copies.movs;
+        self.out_of_ssa.copies.blocks += copies.blocks;
+        if let Some(check) = &self.cfg.instrumentation.check_each {
+            self.check_printed(check, &original, mark)
+                .map_err(Error::Plain)?;
+        }
         Ok(())
+    }
+
+    /// `--check-each` for leaving SSA: the function printed at `mark` in
+    /// the output, parsed again, must behave as it did before the passes.
+    fn check_printed(
+        &self,
+        check: &ptx_passes::manager::PassCheck,
+        original: &Function,
+        mark: usize,
+    ) -> Result<(), String> {
+        let mut text = self.header.clone();
+        CHECK_CONTEXT.with(|c| {
+            for item in c.borrow().iter() {
+                if !matches!(item, Item::Func(g) if g.name == original.name) {
+                    write_item(&mut text, item).expect("writing to a String cannot fail");
+                }
+            }
+        });
+        text.push_str(&self.out[mark..]);
+        let m = ptx_parse::parse_module(&text).map_err(|d| {
+            format!(
+                "check-each: the printed form of '{}' does not parse: {}",
+                original.name,
+                d.render("printed", text.as_bytes())
+            )
+        })?;
+        let printed = m
+            .functions()
+            .filter(|g| g.name == original.name && g.has_body)
+            .last()
+            .ok_or_else(|| {
+                format!(
+                    "check-each: '{}' is missing from its printed form",
+                    original.name
+                )
+            })?;
+        (check.0)("out-of-ssa", original, printed)
     }
 
     /// Raises the printed `.version` to what the passes need, or fails
@@ -242,13 +333,37 @@ impl Back<'_> {
                 let _ = writeln!(self.log, "{b:>9} {a:>9}  {n}");
             }
             let _ = writeln!(self.log, "{tb:>9} {ta:>9}  total");
+            let r = self.out_of_ssa;
+            let _ = writeln!(
+                self.log,
+                "{:>9}  movs leaving SSA added\n{:>9}  blocks leaving SSA added\n{:>9}  functions the size guard kept as they came",
+                r.copies.movs, r.copies.blocks, r.kept
+            );
         }
         Output {
             text: self.out,
             log: self.log,
             parts: 1,
+            out_of_ssa: self.out_of_ssa,
         }
     }
+}
+
+/// The size guard's measure of a function: its instructions (IR-only
+/// jumps aside) plus the `mov`s and blocks (one branch each) leaving SSA
+/// adds.
+fn static_cost(f: &Function, copies: ptx_ir::regalloc::CopyStats) -> u64 {
+    let insts: usize = f
+        .layout
+        .blocks()
+        .map(|b| {
+            f.layout
+                .block_insts(b)
+                .filter(|&i| f.op(i).opcode != ptx_ir::Opcode::Jump)
+                .count()
+        })
+        .sum();
+    insts as u64 + u64::from(copies.movs) + u64::from(copies.blocks)
 }
 
 /// Counts a function's instructions by mnemonic.
@@ -290,6 +405,8 @@ impl<'c> Back<'c> {
             version: (0, 0),
             sm: None,
             required: None,
+            out_of_ssa: OutOfSsaReport::default(),
+            header: String::new(),
         }
     }
 
@@ -312,6 +429,12 @@ impl<'c> Back<'c> {
             }
         }
         self.required = self.required.max(next.required);
+        self.out_of_ssa.copies.movs += next.out_of_ssa.copies.movs;
+        self.out_of_ssa.copies.blocks += next.out_of_ssa.copies.blocks;
+        self.out_of_ssa.kept += next.out_of_ssa.kept;
+        if self.header.is_empty() {
+            self.header = next.header.clone();
+        }
         next.out
     }
 }

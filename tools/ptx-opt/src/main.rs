@@ -18,6 +18,7 @@ struct Options {
     passes: Option<String>,
     level: Option<u8>,
     target: Option<String>,
+    size_guard: Option<bool>,
     print_passes: bool,
     print_pipeline: bool,
     debug_only: Vec<String>,
@@ -48,7 +49,11 @@ OPTIONS (one dash or two):
   --time-passes             report the time spent in each pass
   --debug-pass-manager      log each pass as it runs
   --opt-bisect-limit=<N>    run only the first N pass executions
-  --stats                   instruction counts by opcode, before and after
+  --stats                   instruction counts by opcode, before and after,
+                            and the copies leaving SSA added
+  --size-guard[=on|off]     print a function as it came when the passes made
+                            it larger (instructions plus copies); on with -O1..-O3
+  --no-size-guard           the same as --size-guard=off
   --threads=<N>             threads for a large input, each taking a part of
                             its functions (default: every CPU; 1: one thread)
   -debug-only=<pass,...>    debug output of the named passes (RUST_LOG works too)
@@ -155,6 +160,18 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "debug-pass-manager" => o.config.instrumentation.debug_pass_manager = true,
             "time-passes" => o.config.time_passes = true,
             "stats" => o.config.stats = true,
+            "size-guard" => {
+                o.size_guard = Some(match inline.as_deref() {
+                    None | Some("on") => true,
+                    Some("off") => false,
+                    Some(v) => {
+                        return Err(format!(
+                            "invalid value '{v}' for -size-guard: expected 'on' or 'off'"
+                        ))
+                    }
+                })
+            }
+            "no-size-guard" => o.size_guard = Some(false),
             "threads" => {
                 let v = value(name)?;
                 match v.parse::<usize>() {
@@ -194,6 +211,9 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         let elems = pipeline::parse(&text)?;
         o.config.passes = pipeline::resolve(&elems)?;
     }
+    // The size guard is part of the -O levels; an explicit -passes shows
+    // what its passes do unless asked.
+    o.config.size_guard = o.size_guard.unwrap_or(o.level.is_some_and(|l| l > 0));
     Ok(Some(o))
 }
 

@@ -1,0 +1,310 @@
+//! The SASS report: what ptxas makes of our output, against the
+//! compiler's own PTX, per file of the real-compiler corpus.
+//!
+//! ```text
+//! cargo bench -p ptx-opt --bench sass -- [--corpus DIR]... [--filter TEXT]...
+//!     [--variants O2,copy-prop,...] [--guard] [--worse] [--jobs N] [--markdown]
+//! ```
+//!
+//! For each `.ptx` file under the corpus directories (default
+//! `corpus/real/ptx`), each compiled for its own `.target` by ptxas 13.5:
+//! the SASS instructions and registers of the input, then for `-O2` and for
+//! each pass of `-O2` run alone, the change in instructions and registers,
+//! and the `mov`s and blocks leaving SSA added under `-O2`. `-O2` runs with
+//! the size guard off unless `--guard` is given, so that the passes and
+//! leaving SSA are what is measured. A closing line gives totals and how
+//! many files got worse or better in each column; ptxas refusing an output
+//! is reported and makes the run fail. Needs ptxas and nvdisasm
+//! (`scripts/install-bench-tools.sh`).
+
+use ptx_opt::sass::{self, Sass, Tools};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+struct Args {
+    corpora: Vec<PathBuf>,
+    filters: Vec<String>,
+    variants: Vec<String>,
+    guard: bool,
+    worse_only: bool,
+    jobs: usize,
+    markdown: bool,
+}
+
+fn parse_args(root: &Path) -> Args {
+    let mut a = Args {
+        corpora: Vec::new(),
+        filters: Vec::new(),
+        variants: Vec::new(),
+        guard: false,
+        worse_only: false,
+        jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        markdown: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        match x.as_str() {
+            "--corpus" => a.corpora.push(it.next().expect("--corpus DIR").into()),
+            "--filter" => a.filters.push(it.next().expect("--filter TEXT")),
+            "--variants" => {
+                a.variants = it
+                    .next()
+                    .expect("--variants LIST")
+                    .split(',')
+                    .map(String::from)
+                    .collect()
+            }
+            "--guard" => a.guard = true,
+            "--worse" => a.worse_only = true,
+            "--markdown" => a.markdown = true,
+            "--jobs" => a.jobs = it.next().and_then(|n| n.parse().ok()).expect("--jobs N"),
+            // cargo bench passes --bench.
+            "--bench" => {}
+            other => panic!("unknown argument '{other}'"),
+        }
+    }
+    if a.corpora.is_empty() {
+        a.corpora.push(root.join("corpus/real/ptx"));
+    }
+    if a.variants.is_empty() {
+        a.variants.push("O2".into());
+        let mut seen = Vec::new();
+        for p in ptx_passes::pipeline::O2 {
+            if !seen.contains(p) {
+                seen.push(*p);
+                a.variants.push(p.to_string());
+            }
+        }
+    }
+    a
+}
+
+/// One variant's outcome on one file.
+enum Cell {
+    Sass(Sass, ptx_opt::OutOfSsaReport),
+    Failed(String),
+}
+
+fn pipeline_of(variant: &str) -> String {
+    match variant {
+        "O1" | "O2" | "O3" => format!("default<{variant}>"),
+        p => p.to_string(),
+    }
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let args = parse_args(&root);
+    let Some(tools) = Tools::find(&root) else {
+        eprintln!("sass report: ptxas or nvdisasm missing; run scripts/install-bench-tools.sh");
+        std::process::exit(2);
+    };
+    let mut files: Vec<PathBuf> = args
+        .corpora
+        .iter()
+        .flat_map(|c| sass::ptx_files(c))
+        .filter(|p| {
+            let s = p.to_string_lossy();
+            args.filters.is_empty() || args.filters.iter().any(|f| s.contains(f.as_str()))
+        })
+        .collect();
+    files.sort();
+    let nv = args.variants.len();
+    // Column 0 is the input; then one per variant.
+    let cells: Vec<Mutex<Vec<Option<Cell>>>> = files
+        .iter()
+        .map(|_| Mutex::new((0..=nv).map(|_| None).collect()))
+        .collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..args.jobs.max(1) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= files.len() {
+                    break;
+                }
+                let row = measure_file(&tools, &files[k], &args);
+                *cells[k].lock().unwrap() = row.into_iter().map(Some).collect();
+            });
+        }
+    });
+    let rows: Vec<Vec<Cell>> = cells
+        .into_iter()
+        .map(|c| {
+            c.into_inner()
+                .unwrap()
+                .into_iter()
+                .map(Option::unwrap)
+                .collect()
+        })
+        .collect();
+    let failed = print_report(&root, &files, &rows, &args);
+    if failed {
+        std::process::exit(1);
+    }
+}
+
+fn measure_file(tools: &Tools, path: &Path, args: &Args) -> Vec<Cell> {
+    let fail = |m: String| {
+        (0..=args.variants.len())
+            .map(|_| Cell::Failed(m.clone()))
+            .collect()
+    };
+    let Ok(src) = std::fs::read_to_string(path) else {
+        return fail("unreadable".into());
+    };
+    let Some(arch) = sass::target_of(&src) else {
+        return fail("no .target".into());
+    };
+    let base = match sass::measure(tools, &src, &arch, None) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("input refused: {e}")),
+    };
+    let reloc = Some(base.relocatable);
+    let mut row = vec![Cell::Sass(base, Default::default())];
+    for v in &args.variants {
+        let guard = args.guard && matches!(v.as_str(), "O1" | "O2" | "O3");
+        row.push(match sass::optimize(&src, &pipeline_of(v), guard) {
+            Err(e) => Cell::Failed(format!("ptx-opt: {e}")),
+            Ok((text, report)) => match sass::measure(tools, &text, &arch, reloc) {
+                Ok(s) => Cell::Sass(s, report),
+                Err(e) => Cell::Failed(format!("output refused: {e}")),
+            },
+        });
+    }
+    row
+}
+
+/// Prints the table; returns whether anything failed.
+fn print_report(root: &Path, files: &[PathBuf], rows: &[Vec<Cell>], args: &Args) -> bool {
+    let nv = args.variants.len();
+    let name = |p: &Path| {
+        let c = root.join("corpus/real/ptx");
+        p.strip_prefix(&c)
+            .or_else(|_| p.strip_prefix(root))
+            .unwrap_or(p)
+            .display()
+            .to_string()
+    };
+    let width = files
+        .iter()
+        .map(|p| name(p).len())
+        .max()
+        .unwrap_or(4)
+        .max(5);
+    let (open, sep, close) = if args.markdown {
+        ("| ", " | ", " |")
+    } else {
+        ("", "  ", "")
+    };
+    let mut header = format!("{open}{:<width$}{sep}{:>11}", "file", "input");
+    for v in &args.variants {
+        header += &format!("{sep}{:>12}", v);
+    }
+    header += &format!("{sep}{:>10}{close}", "movs/blks");
+    println!("{header}");
+    if args.markdown {
+        let mut rule = format!("|{}|{}:|", "-".repeat(width + 2), "-".repeat(12));
+        for _ in 0..=nv {
+            rule += &format!("{}:|", "-".repeat(12));
+        }
+        println!("{rule}");
+    }
+    // Totals over files every column measured.
+    let mut base_total = (0u64, 0u64);
+    let mut totals = vec![(0i64, 0i64); nv];
+    let mut worse = vec![0usize; nv];
+    let mut better = vec![0usize; nv];
+    let (mut movs, mut blocks) = (0u64, 0u64);
+    let mut failures = Vec::new();
+    let mut complete = 0;
+    for (path, row) in files.iter().zip(rows) {
+        let Cell::Sass(base, _) = &row[0] else {
+            if let Cell::Failed(e) = &row[0] {
+                failures.push(format!("{}: {e}", name(path)));
+            }
+            continue;
+        };
+        let mut line = format!(
+            "{open}{:<width$}{sep}{:>11}",
+            name(path),
+            format!("{}/{}", base.insts(), base.regs())
+        );
+        let mut any_worse = false;
+        let mut all = true;
+        for (k, cell) in row[1..].iter().enumerate() {
+            match cell {
+                Cell::Sass(s, _) => {
+                    let di = s.insts() as i64 - base.insts() as i64;
+                    let dr = s.regs() as i64 - base.regs() as i64;
+                    let w = !s.worse_than(base).is_empty();
+                    any_worse |= w;
+                    worse[k] += usize::from(w);
+                    better[k] += usize::from(!w && (di < 0 || dr < 0));
+                    line += &format!(
+                        "{sep}{:>12}",
+                        format!("{}{:+}/{:+}", if w { "!" } else { "" }, di, dr)
+                    );
+                }
+                Cell::Failed(e) => {
+                    all = false;
+                    failures.push(format!("{} [{}]: {e}", name(path), args.variants[k]));
+                    line += &format!("{sep}{:>12}", "FAILED");
+                }
+            }
+        }
+        let o2 = args.variants.iter().position(|v| v == "O2");
+        let added = o2.and_then(|k| match &row[k + 1] {
+            Cell::Sass(_, r) => Some(r.copies),
+            Cell::Failed(_) => None,
+        });
+        if let Some(c) = added {
+            movs += u64::from(c.movs);
+            blocks += u64::from(c.blocks);
+        }
+        line += &format!(
+            "{sep}{:>10}{close}",
+            added.map_or("-".into(), |c| format!("{}/{}", c.movs, c.blocks))
+        );
+        if all {
+            complete += 1;
+            base_total.0 += base.insts();
+            base_total.1 += base.regs();
+            for (k, cell) in row[1..].iter().enumerate() {
+                if let Cell::Sass(s, _) = cell {
+                    totals[k].0 += s.insts() as i64 - base.insts() as i64;
+                    totals[k].1 += s.regs() as i64 - base.regs() as i64;
+                }
+            }
+        }
+        if !args.worse_only || any_worse || !all {
+            println!("{line}");
+        }
+    }
+    let mut line = format!(
+        "{open}{:<width$}{sep}{:>11}",
+        format!("total ({complete} files)"),
+        format!("{}/{}", base_total.0, base_total.1)
+    );
+    for t in &totals {
+        let pct = 100.0 * t.0 as f64 / base_total.0.max(1) as f64;
+        line += &format!("{sep}{:>12}", format!("{:+}/{:+} {pct:+.2}%", t.0, t.1));
+    }
+    line += &format!("{sep}{:>10}{close}", format!("{movs}/{blocks}"));
+    println!("{line}");
+    let mut line = format!("{open}{:<width$}{sep}{:>11}", "files worse/better", "");
+    for k in 0..nv {
+        line += &format!("{sep}{:>12}", format!("{}/{}", worse[k], better[k]));
+    }
+    println!("{line}{sep}{:>10}{close}", "");
+    println!(
+        "\ncells: instructions/registers (input: totals; others: change from input; \
+         '!': some function got more instructions or registers); -O2 {} the size guard",
+        if args.guard { "with" } else { "without" }
+    );
+    for f in &failures {
+        println!("FAILED {f}");
+    }
+    !failures.is_empty()
+}
