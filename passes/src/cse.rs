@@ -6,7 +6,9 @@
 //! dominates it is deleted, and its results are replaced by the earlier
 //! ones, unless the earlier one lies outside the innermost loop holding the
 //! later one: its value would then be held across every iteration, where
-//! ptxas recomputes it more cheaply than it keeps a register. Loads are never merged (a store may lie between them), and neither
+//! ptxas recomputes it more cheaply than it keeps a register. 64-bit
+//! integer arithmetic (addresses, which ptxas folds into memory accesses)
+//! is merged within a block only. Loads are never merged (a store may lie between them), and neither
 //! is anything with effects or that the IR keeps verbatim. Nor are `mov`s
 //! of registers (copies), immediates, special registers or symbol
 //! addresses: ptxas materialises constants where they are used, copies are
@@ -44,6 +46,18 @@ fn candidate(f: &Function, i: Inst) -> bool {
         return false;
     }
     !d.operands.iter().any(|o| matches!(o, Operand::Pinned(..)))
+}
+
+/// Whether `i` computes a 64-bit integer (an address, in practice). ptxas
+/// folds address arithmetic into the loads and stores that use it and
+/// recomputes it where needed; holding one such value (a register pair)
+/// across blocks instead cost instructions and registers on real code, so
+/// these are merged within a block only.
+fn address_arithmetic(f: &Function, i: Inst) -> bool {
+    f.inst(i)
+        .results
+        .first()
+        .is_some_and(|&r| f.dfg.value_type(r).reg_class() == ptx_ir::Type::B64)
 }
 
 /// Whether a `mov` source makes it a copy (a register) or a constant ptxas
@@ -189,9 +203,11 @@ impl Pass for Cse {
                         let prev = table.get(&h).and_then(|c| {
                             c.iter().copied().find(|&p| {
                                 same_key(f, p, i)
-                                    && f.layout
-                                        .inst_block(p)
-                                        .is_some_and(|pb| inside_innermost_loop_of(pb, b))
+                                    && f.layout.inst_block(p).is_some_and(|pb| {
+                                        pb == b
+                                            || (!address_arithmetic(f, i)
+                                                && inside_innermost_loop_of(pb, b))
+                                    })
                             })
                         });
                         match prev {

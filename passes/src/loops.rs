@@ -1,7 +1,9 @@
-//! Post-dominators and natural loops.
+//! Post-dominators, and natural loops (from `ptx_ir::loops`, which leaving
+//! SSA uses too).
 
 use ptx_ir::entity::{EntityRef, SecondaryMap};
-use ptx_ir::{Block, ControlFlowGraph, DominatorTree, Function};
+pub use ptx_ir::loops::{Loop, LoopInfo};
+use ptx_ir::{Block, ControlFlowGraph, Function};
 
 /// Post-dominator tree: the dominators of the reversed CFG, rooted
 /// at a virtual exit that every block without successors flows into.
@@ -98,70 +100,10 @@ impl PostDominatorTree {
     }
 }
 
-/// A natural loop: the blocks that reach a back edge's source without
-/// passing its header.
-#[derive(Clone, Debug)]
-pub struct Loop {
-    /// The header (target of the back edges).
-    pub header: Block,
-    /// Every block of the loop, header first.
-    pub blocks: Vec<Block>,
-}
-
-/// The natural loops of a function and each block's nesting depth.
-pub struct LoopInfo {
-    /// Loops, one per header, outermost first for nested headers.
-    pub loops: Vec<Loop>,
-    depth: SecondaryMap<Block, u32>,
-}
-
-impl LoopInfo {
-    /// Finds loops from the back edges (edges to a dominating block).
-    pub fn compute(f: &Function, cfg: &ControlFlowGraph, dt: &DominatorTree) -> Self {
-        let mut loops: Vec<Loop> = Vec::new();
-        for &h in dt.rpo() {
-            let latches: Vec<Block> = cfg
-                .preds(h)
-                .iter()
-                .copied()
-                .filter(|&p| dt.is_reachable(p) && dt.dominates(h, p))
-                .collect();
-            if latches.is_empty() {
-                continue;
-            }
-            let mut inside: SecondaryMap<Block, bool> = SecondaryMap::new();
-            inside[h] = true;
-            let mut blocks = vec![h];
-            let mut work = latches;
-            while let Some(b) = work.pop() {
-                if inside[b] {
-                    continue;
-                }
-                inside[b] = true;
-                blocks.push(b);
-                work.extend(cfg.preds(b).iter().copied().filter(|&p| dt.is_reachable(p)));
-            }
-            loops.push(Loop { header: h, blocks });
-        }
-        let mut depth = SecondaryMap::new();
-        for l in &loops {
-            for &b in &l.blocks {
-                depth[b] += 1;
-            }
-        }
-        let _ = f;
-        LoopInfo { loops, depth }
-    }
-
-    /// How many loops contain `b`.
-    pub fn depth(&self, b: Block) -> u32 {
-        self.depth[b]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ptx_ir::DominatorTree;
 
     #[test]
     fn finds_nested_loops_and_post_dominators() {

@@ -11,6 +11,14 @@
 //! `simplify-cfg<keep-loops>` does not bypass blocks that are the target of
 //! a back edge's jump (so loop shapes stay as written).
 //!
+//! Blocks whose labels something outside the function's branches may name
+//! keep their labels and places (they are neither bypassed, absorbed nor,
+//! if unreachable, deleted): labels no branch names (only fall-through
+//! reaches them), labels spelled as LLVM and NVVM spell the ones their
+//! debug sections name (`$L__tmp3`, `$L__func_begin0`, `$Ltmp3`, …: those
+//! sections come after the functions, so they cannot be read first), and
+//! labels a `.branchtargets` list names.
+//!
 //! Guarantees: the function verifies; idempotent.
 //!
 //! ```text
@@ -38,6 +46,26 @@ fn is_jump(f: &Function, i: Inst) -> bool {
         && d.targets.len() == 1
 }
 
+/// Whether `label` is spelled as the labels LLVM's NVPTX back end and NVVM
+/// emit for debug sections to name (`$L__tmp3`, `$L__func_begin0`,
+/// `$L__func_end0`, and the older `$Ltmp3`, `$Lfunc_begin0`).
+fn is_debug_label(label: &str) -> bool {
+    [
+        "$L__tmp",
+        "$L__func_begin",
+        "$L__func_end",
+        "$Ltmp",
+        "$Lfunc_begin",
+        "$Lfunc_end",
+    ]
+    .iter()
+    .any(|p| {
+        label
+            .strip_prefix(p)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+    })
+}
+
 /// Labels named by `.branchtargets` declarations.
 fn table_labels(f: &Function) -> Vec<String> {
     f.decls
@@ -55,6 +83,29 @@ impl Pass for SimplifyCfg {
     fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
         let mut changed = false;
         let pinned = table_labels(f);
+        // Labelled blocks no bra or brx names: their labels may be named
+        // from outside the function (debug sections).
+        let mut branch_named: rustc_hash::FxHashSet<Block> = rustc_hash::FxHashSet::default();
+        for b in f.layout.blocks() {
+            if let Some(t) = f.layout.last_inst(b) {
+                let d = f.inst(t);
+                if matches!(f.op(t).opcode, Opcode::Bra | Opcode::Brx) {
+                    let fall = usize::from(d.guard.is_some());
+                    for call in &d.targets[..d.targets.len() - fall] {
+                        branch_named.insert(call.block);
+                    }
+                }
+            }
+        }
+        let marked: rustc_hash::FxHashSet<Block> = f
+            .layout
+            .blocks()
+            .filter(|b| {
+                f.dfg.blocks[*b]
+                    .label
+                    .is_some_and(|l| !branch_named.contains(b) || is_debug_label(f.ops.word(l)))
+            })
+            .collect();
         // The first round reads the cached analyses (current on entry);
         // later rounds, after changes, compute their own.
         let mut fresh: Option<(ControlFlowGraph, DominatorTree)> = None;
@@ -76,7 +127,7 @@ impl Pass for SimplifyCfg {
             let dead: Vec<Block> = blocks
                 .iter()
                 .copied()
-                .filter(|&b| !dt.is_reachable(b))
+                .filter(|&b| !dt.is_reachable(b) && !marked.contains(&b))
                 .collect();
             if !dead.is_empty() {
                 for b in dead {
@@ -86,9 +137,10 @@ impl Pass for SimplifyCfg {
                 continue;
             }
             let named = |f: &Function, b: Block| {
-                f.dfg.blocks[b]
-                    .label
-                    .is_some_and(|l| pinned.iter().any(|p| p == f.ops.word(l)))
+                marked.contains(&b)
+                    || f.dfg.blocks[b]
+                        .label
+                        .is_some_and(|l| pinned.iter().any(|p| p == f.ops.word(l)))
             };
             // Bypass empty forwarding blocks, then merge chains. Blocks whose
             // predecessors changed this round wait for the next one.

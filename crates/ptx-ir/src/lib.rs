@@ -4,7 +4,7 @@
 //! * [`dfg`]: what values and instructions are; [`layout`]: where they sit.
 //! * [`op`]: instruction forms (mnemonic + modifiers) interned per function.
 //! * [`function`], [`module`]: the containers.
-//! * [`cfg`](mod@cfg), [`liveness`]: analyses; [`verify`]: the verifier.
+//! * [`cfg`](mod@cfg), [`liveness`], [`loops`]: analyses; [`verify`]: the verifier.
 //! * [`regalloc`] and [`write`](mod@write): leaving SSA and printing PTX.
 //! * [`builder`]: building functions in code; [`lut`]: three-input truth
 //!   tables (`lop3`).
@@ -21,6 +21,7 @@ pub mod entity;
 pub mod function;
 pub mod layout;
 pub mod liveness;
+pub mod loops;
 pub mod lut;
 mod lut_table;
 pub mod module;

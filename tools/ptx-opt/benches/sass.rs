@@ -45,7 +45,13 @@ fn parse_args(root: &Path) -> Args {
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
-            "--corpus" => a.corpora.push(it.next().expect("--corpus DIR").into()),
+            "--corpus" => {
+                // cargo bench runs in the package folder: relative paths
+                // are taken from the workspace root.
+                let d = PathBuf::from(it.next().expect("--corpus DIR"));
+                a.corpora
+                    .push(if d.is_absolute() { d } else { root.join(d) });
+            }
             "--filter" => a.filters.push(it.next().expect("--filter TEXT")),
             "--variants" => {
                 a.variants = it

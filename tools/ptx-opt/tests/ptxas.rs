@@ -179,3 +179,44 @@ fn ptxas_accepts_every_vop2_lowering() {
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A `.loc` that only a deleted instruction carried, but that a later
+/// `inlined_at` names, is still printed before it: ptxas refuses an
+/// `inlined_at` site no earlier `.loc` showed ("used in inlined_at
+/// directive must be used in a preceding .loc directive").
+#[test]
+fn inlined_at_sites_survive_deleted_instructions() {
+    let src = ".version 8.0\n.target sm_80\n.address_size 64\n\
+        .visible .entry k(.param .u64 p)\n{\n\
+        \t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n\
+        \t.loc 1 5 0\n\tld.param.u64 %rd1, [p];\n\
+        \t.loc 1 47 9\n\tmov.u32 %r3, 5;\n\
+        \t.loc 2 439 9, function_name $L__info_string0, inlined_at 1 47 9\n\
+        \tmov.u32 %r1, %tid.x;\n\
+        \t.loc 1 48 2\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n\
+        \t.file 1 \"k.cu\"\n\t.file 2 \"inl.h\"\n\
+        \t.section .debug_str\n\t{\n$L__info_string0:\n.b8 102,0\n\t}\n";
+    let elems = ptx_passes::pipeline::parse("dce").unwrap();
+    let cfg = ptx_opt::Config {
+        passes: ptx_passes::pipeline::resolve(&elems).unwrap(),
+        ..Default::default()
+    };
+    let out = ptx_opt::process_with(src.as_bytes(), &cfg).unwrap().text;
+    assert!(
+        !out.contains("mov.u32 \t%r3, 5"),
+        "dce left the dead mov:\n{out}"
+    );
+    let site = out.find(".loc\t1 47 9").expect("the site's .loc is kept");
+    let inlined = out.find("inlined_at 1 47 9").unwrap();
+    assert!(site < inlined, "{out}");
+    let Some(ptxas) = ptxas_or_skip() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("ptx-opt-loc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k.ptx");
+    std::fs::write(&file, &out).unwrap();
+    let r = assembles(&ptxas, "sm_80", &file);
+    let _ = std::fs::remove_dir_all(&dir);
+    r.unwrap_or_else(|e| panic!("{e}\n{out}"));
+}

@@ -33,7 +33,7 @@
 use super::interference::Interference;
 use crate::entity::{EntityRef, SecondaryMap};
 use crate::types::Type;
-use crate::{Block, Value};
+use crate::Value;
 use rustc_hash::FxHashMap;
 
 /// No class yet.
@@ -263,52 +263,4 @@ fn merge_sorted(ix: &Interference, a: &[Value], b: &[Value], out: &mut Vec<Value
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
-}
-
-/// The loop depth of every reachable block: how many natural loops
-/// (headers dominating a predecessor) hold it. Work beyond `budget` block
-/// visits is skipped, leaving some depths low.
-pub(super) fn loop_depths(ix: &Interference, budget: usize) -> SecondaryMap<Block, u32> {
-    let func = ix.func();
-    let mut depth: SecondaryMap<Block, u32> = SecondaryMap::with_capacity(func.dfg.blocks.len(), 0);
-    let mut stamp: SecondaryMap<Block, u32> =
-        SecondaryMap::with_capacity(func.dfg.blocks.len(), u32::MAX);
-    let mut work = 0usize;
-    let mut stack: Vec<Block> = Vec::new();
-    for (n, &h) in ix.dt.rpo().iter().enumerate() {
-        let latches: Vec<Block> = ix
-            .cfg
-            .preds(h)
-            .iter()
-            .copied()
-            .filter(|&p| ix.dt.dominates(h, p))
-            .collect();
-        if latches.is_empty() {
-            continue;
-        }
-        let loop_id = n as u32;
-        stamp[h] = loop_id;
-        depth[h] += 1;
-        for l in latches {
-            if stamp[l] != loop_id {
-                stamp[l] = loop_id;
-                depth[l] += 1;
-                stack.push(l);
-            }
-        }
-        while let Some(b) = stack.pop() {
-            work += 1;
-            if work > budget {
-                return depth;
-            }
-            for &p in ix.cfg.preds(b) {
-                if stamp[p] != loop_id && ix.dt.is_reachable(p) {
-                    stamp[p] = loop_id;
-                    depth[p] += 1;
-                    stack.push(p);
-                }
-            }
-        }
-    }
-    depth
 }

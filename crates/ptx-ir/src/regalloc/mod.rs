@@ -57,7 +57,7 @@ pub struct Reg {
 }
 
 /// One copy `dst := src`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Copy {
     /// Destination register.
     pub dst: Reg,
@@ -220,11 +220,10 @@ fn counts_of(count: &[u32; Type::ALL.len()]) -> FxHashMap<Type, u32> {
         .collect()
 }
 
-/// Comparisons the coalescer may spend per value (plus a floor), and block
-/// visits for loop depths: linear bounds for huge functions.
+/// Comparisons the coalescer may spend per value (plus a floor): a linear
+/// bound for huge functions.
 const COALESCE_WORK_PER_VALUE: u64 = 64;
 const COALESCE_WORK_FLOOR: u64 = 1 << 20;
-const LOOP_WORK_FLOOR: usize = 1 << 20;
 
 /// Whether some value could need a copy or share a register with another:
 /// a block parameter, a tied result, or two values of one hint.
@@ -335,7 +334,7 @@ const DEBUG_CHECK_VALUES: usize = 20_000;
 fn affinities(ix: &Interference, classes: &Classes) -> Vec<Affinity> {
     let func = ix.func();
     let dfg = &func.dfg;
-    let depth = coalesce::loop_depths(ix, LOOP_WORK_FLOOR + 4 * dfg.blocks.len());
+    let loops = crate::loops::LoopInfo::compute(func, &ix.cfg, &ix.dt);
     let mut out = Vec::new();
     let mut push = |a: Value, b: Value, weight: u32| {
         if ix.defined(a) && ix.defined(b) && classes.of[a] != classes.of[b] {
@@ -343,7 +342,7 @@ fn affinities(ix: &Interference, classes: &Classes) -> Vec<Affinity> {
         }
     };
     for &b in ix.dt.rpo() {
-        let w = depth[b].min(1000) * 4;
+        let w = loops.depth(b).min(1000) * 4;
         for i in func.layout.block_insts(b) {
             let d = &dfg.insts[i];
             for (&r, &t) in d.results.iter().zip(&d.ties) {
@@ -422,11 +421,11 @@ fn copies(ix: &Interference, a: &mut Assignment, count: &mut [u32; Type::ALL.len
             continue;
         }
         let places = placement::place_edges(ix, &reg_of, b, term, &par);
-        for (k, (copies, place)) in par.iter().zip(places).enumerate() {
+        for (k, (place, copies)) in places.into_iter().enumerate() {
             if copies.is_empty() {
                 continue;
             }
-            let seq = parallel_copy::sequentialize(copies, &mut temp_of);
+            let seq = parallel_copy::sequentialize(&copies, &mut temp_of);
             stats.movs += seq.len() as u32;
             match place {
                 Place::BeforeTerminator => before.entry(term).or_default().extend(seq),

@@ -11,7 +11,8 @@
 //!    on every way out is harmless: no register they write holds a value
 //!    live into another successor, an argument of another edge, or what
 //!    another edge's copies placed there write, nor what the branch reads.
-//!    This is where compilers put the `mov`s of a loop's back edge.
+//!    This is where compilers put the `mov`s of a loop's back edge. Copies
+//!    another edge already makes there are not made twice.
 //! 4. **A block of its own**: the taken edge of a guarded `bra` goes through
 //!    a trampoline (a new label, the copies, `bra.uni`); the fall-through
 //!    edge of a guarded terminator runs them after it.
@@ -39,17 +40,21 @@ pub(super) enum Place {
 
 /// Decides the places of the edges of `term` (the terminator of `pred`)
 /// that need copies: `parallel[k]` holds edge `k`'s parallel copy (empty:
-/// none needed).
+/// none needed). Returns each edge's place and the copies to run there: a
+/// copy that an edge placed before the terminator already makes is not
+/// made again for another edge (two ways out that need the same copies
+/// share them).
 pub(super) fn place_edges(
     ix: &Interference,
     reg: &impl Fn(Value) -> Reg,
     pred: Block,
     term: Inst,
     parallel: &[Vec<Copy>],
-) -> Vec<Place> {
+) -> Vec<(Place, Vec<Copy>)> {
     let func = ix.func();
     let d = &func.dfg.insts[term];
-    let mut places = vec![Place::Split; parallel.len()];
+    let mut places: Vec<(Place, Vec<Copy>)> =
+        parallel.iter().map(|c| (Place::Split, c.clone())).collect();
     let reads = terminator_reads(func, term, reg);
     // First the places that need no look at the other edges.
     let mut open: Vec<usize> = Vec::new();
@@ -61,7 +66,7 @@ pub(super) fn place_edges(
         let target = d.targets[k].block;
         let only_way_in = ix.cfg.preds(target) == [pred]
             && d.targets.iter().filter(|t| t.block == target).count() == 1;
-        places[k] = if d.targets.len() == 1 && spares_branch {
+        places[k].0 = if d.targets.len() == 1 && spares_branch {
             Place::BeforeTerminator
         } else if only_way_in {
             Place::TopOfSuccessor
@@ -72,6 +77,17 @@ pub(super) fn place_edges(
     }
     // Then critical edges: at the end of the predecessor if harmless.
     for &k in &open {
+        // Copies another edge already makes before the terminator.
+        let made: FxHashSet<Copy> = places
+            .iter()
+            .filter(|(p, _)| *p == Place::BeforeTerminator)
+            .flat_map(|(_, c)| c.iter().copied())
+            .collect();
+        let rest: Vec<Copy> = parallel[k]
+            .iter()
+            .copied()
+            .filter(|c| !made.contains(c))
+            .collect();
         let mut kept: FxHashSet<Reg> = reads.clone();
         for (j, t) in d.targets.iter().enumerate() {
             if j == k {
@@ -81,15 +97,15 @@ pub(super) fn place_edges(
                 kept.insert(reg(v));
             });
             kept.extend(t.args.iter().map(|&a| reg(a)));
-            if places[j] == Place::BeforeTerminator {
-                kept.extend(parallel[j].iter().map(|c| c.dst));
+            if places[j].0 == Place::BeforeTerminator {
+                kept.extend(places[j].1.iter().map(|c| c.dst));
             }
         }
-        let harmless = parallel[k].iter().all(|c| !kept.contains(&c.dst));
+        let harmless = rest.iter().all(|c| !kept.contains(&c.dst));
         let table_edge =
             func.op(term).opcode == Opcode::Brx && !(d.guard.is_some() && k + 1 == d.targets.len());
         if harmless || table_edge {
-            places[k] = Place::BeforeTerminator;
+            places[k] = (Place::BeforeTerminator, rest);
         }
     }
     places
