@@ -11,13 +11,12 @@
 //! `simplify-cfg<keep-loops>` does not bypass blocks that are the target of
 //! a back edge's jump (so loop shapes stay as written).
 //!
-//! Blocks whose labels something outside the function's branches may name
+//! Blocks whose labels something outside the function's branches names
 //! keep their labels and places (they are neither bypassed, absorbed nor,
-//! if unreachable, deleted): labels no branch names (only fall-through
-//! reaches them), labels spelled as LLVM and NVVM spell the ones their
-//! debug sections name (`$L__tmp3`, `$L__func_begin0`, `$Ltmp3`, …: those
-//! sections come after the functions, so they cannot be read first), and
-//! labels a `.branchtargets` list names.
+//! if unreachable, deleted): labels spelled as LLVM and NVVM spell the
+//! ones their debug sections name (`$L__tmp3`, `$L__func_begin0`,
+//! `Ltmp3`, `Lfunc_end0`, …: those sections come after the functions, so
+//! they cannot be read first), and labels a `.branchtargets` list names.
 //!
 //! Guarantees: the function verifies; idempotent.
 //!
@@ -47,21 +46,22 @@ fn is_jump(f: &Function, i: Inst) -> bool {
 }
 
 /// Whether `label` is spelled as the labels LLVM's NVPTX back end and NVVM
-/// emit for debug sections to name (`$L__tmp3`, `$L__func_begin0`,
-/// `$L__func_end0`, and the older `$Ltmp3`, `$Lfunc_begin0`).
+/// emit for debug sections to name: `$L__tmp3`, `$L__func_begin0`,
+/// `$L__func_end0` (NVVM, newer LLVM) and `Ltmp3`, `Lfunc_begin0`,
+/// `Lfunc_end0` (LLVM 14), with or without the `$`.
 fn is_debug_label(label: &str) -> bool {
+    let l = label.strip_prefix('$').unwrap_or(label);
     [
-        "$L__tmp",
-        "$L__func_begin",
-        "$L__func_end",
-        "$Ltmp",
-        "$Lfunc_begin",
-        "$Lfunc_end",
+        "L__tmp",
+        "L__func_begin",
+        "L__func_end",
+        "Ltmp",
+        "Lfunc_begin",
+        "Lfunc_end",
     ]
     .iter()
     .any(|p| {
-        label
-            .strip_prefix(p)
+        l.strip_prefix(p)
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
     })
 }
@@ -83,27 +83,14 @@ impl Pass for SimplifyCfg {
     fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
         let mut changed = false;
         let pinned = table_labels(f);
-        // Labelled blocks no bra or brx names: their labels may be named
-        // from outside the function (debug sections).
-        let mut branch_named: rustc_hash::FxHashSet<Block> = rustc_hash::FxHashSet::default();
-        for b in f.layout.blocks() {
-            if let Some(t) = f.layout.last_inst(b) {
-                let d = f.inst(t);
-                if matches!(f.op(t).opcode, Opcode::Bra | Opcode::Brx) {
-                    let fall = usize::from(d.guard.is_some());
-                    for call in &d.targets[..d.targets.len() - fall] {
-                        branch_named.insert(call.block);
-                    }
-                }
-            }
-        }
+        // Blocks whose labels debug sections may name.
         let marked: rustc_hash::FxHashSet<Block> = f
             .layout
             .blocks()
             .filter(|b| {
                 f.dfg.blocks[*b]
                     .label
-                    .is_some_and(|l| !branch_named.contains(b) || is_debug_label(f.ops.word(l)))
+                    .is_some_and(|l| is_debug_label(f.ops.word(l)))
             })
             .collect();
         // The first round reads the cached analyses (current on entry);
@@ -267,6 +254,18 @@ mod tests {
             );
         }
         ptx_ir::write::module_to_string(&m)
+    }
+
+    #[test]
+    fn keeps_the_labels_debug_sections_name() {
+        // `$L__tmp1` and `Ltmp2` are named from .debug_loc-style sections
+        // the function cannot see; `L3` is an ordinary label and goes.
+        let out = run(
+            ".reg .b32 %r<4>;\nmov.u32 %r1, %tid.x;\nbra.uni $L__tmp1;\n$L__tmp1:\n\
+                       add.s32 %r2, %r1, 1;\nLtmp2:\nadd.s32 %r3, %r2, 1;\nbra.uni L3;\nL3:\nret;",
+        );
+        assert!(out.contains("$L__tmp1:") && out.contains("Ltmp2:"), "{out}");
+        assert!(!out.contains("L3"), "{out}");
     }
 
     #[test]

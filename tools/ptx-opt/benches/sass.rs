@@ -4,6 +4,7 @@
 //! ```text
 //! cargo bench -p ptx-opt --bench sass -- [--corpus DIR]... [--filter TEXT]...
 //!     [--variants O2,copy-prop,...] [--guard] [--worse] [--jobs N] [--markdown]
+//!     [--bin PTX_OPT]
 //! ```
 //!
 //! For each `.ptx` file under the corpus directories (default
@@ -14,7 +15,9 @@
 //! the size guard off unless `--guard` is given, so that the passes and
 //! leaving SSA are what is measured. A closing line gives totals and how
 //! many files got worse or better in each column; ptxas refusing an output
-//! is reported and makes the run fail. Needs ptxas and nvdisasm
+//! is reported and makes the run fail. `--bin` runs the variants through
+//! another `ptx-opt` binary instead (`BIN -passes=PIPELINE`, to compare an
+//! older build; no size guard, no copy counts). Needs ptxas and nvdisasm
 //! (`scripts/install-bench-tools.sh`).
 
 use ptx_opt::sass::{self, Sass, Tools};
@@ -30,6 +33,7 @@ struct Args {
     worse_only: bool,
     jobs: usize,
     markdown: bool,
+    bin: Option<PathBuf>,
 }
 
 fn parse_args(root: &Path) -> Args {
@@ -41,6 +45,7 @@ fn parse_args(root: &Path) -> Args {
         worse_only: false,
         jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
         markdown: false,
+        bin: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -64,6 +69,7 @@ fn parse_args(root: &Path) -> Args {
             "--guard" => a.guard = true,
             "--worse" => a.worse_only = true,
             "--markdown" => a.markdown = true,
+            "--bin" => a.bin = Some(it.next().expect("--bin PTX_OPT").into()),
             "--jobs" => a.jobs = it.next().and_then(|n| n.parse().ok()).expect("--jobs N"),
             // cargo bench passes --bench.
             "--bench" => {}
@@ -171,7 +177,11 @@ fn measure_file(tools: &Tools, path: &Path, args: &Args) -> Vec<Cell> {
     let mut row = vec![Cell::Sass(base, Default::default())];
     for v in &args.variants {
         let guard = args.guard && matches!(v.as_str(), "O1" | "O2" | "O3");
-        row.push(match sass::optimize(&src, &pipeline_of(v), guard) {
+        let result = match &args.bin {
+            Some(bin) => run_binary(bin, &src, &pipeline_of(v)).map(|t| (t, Default::default())),
+            None => sass::optimize(&src, &pipeline_of(v), guard),
+        };
+        row.push(match result {
             Err(e) => Cell::Failed(format!("ptx-opt: {e}")),
             Ok((text, report)) => match sass::measure(tools, &text, &arch, reloc) {
                 Ok(s) => Cell::Sass(s, report),
@@ -180,6 +190,31 @@ fn measure_file(tools: &Tools, path: &Path, args: &Args) -> Vec<Cell> {
         });
     }
     row
+}
+
+/// `bin -passes=PIPELINE` on `src`, through a temporary file.
+fn run_binary(bin: &Path, src: &str, pipeline: &str) -> Result<String, String> {
+    let dir = std::env::temp_dir().join(format!(
+        "ptx-opt-sass-bin-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let (input, output) = (dir.join("in.ptx"), dir.join("out.ptx"));
+    std::fs::write(&input, src).map_err(|e| e.to_string())?;
+    let run = std::process::Command::new(bin)
+        .arg(format!("-passes={pipeline}"))
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    let text = std::fs::read_to_string(&output);
+    let _ = std::fs::remove_dir_all(&dir);
+    if !run.status.success() {
+        return Err(String::from_utf8_lossy(&run.stderr).into_owned());
+    }
+    text.map_err(|e| e.to_string())
 }
 
 /// Prints the table; returns whether anything failed.

@@ -6,8 +6,9 @@
 //! (CGO 2009), algorithm 1 (with an explicit record of the copies still
 //! pending, so that a copy already made is never taken for a cycle): a
 //! destination that no pending copy still reads
-//! is written first; once a source has been copied, later copies of it
-//! read the copy, which frees the source to be overwritten. Only a cycle of
+//! is written first; once a source that is itself a destination has been
+//! copied, later copies of it read the copy, which frees the source to be
+//! overwritten. Only a cycle of
 //! which no value has another copy needs the temporary, one move per
 //! cycle, and the temporary is free again when the cycle is done, so one
 //! temporary per register class serves every parallel copy of a function.
@@ -52,10 +53,12 @@ pub(crate) fn sequentialize(copies: &[Copy], mut temp: impl FnMut(Reg) -> Reg) -
             let Some(a) = pred.remove(&b) else { continue };
             let c = loc[&a];
             out.push(Copy { dst: b, src: c });
-            // Later copies of `a` read `b`; if `a` still held its own
-            // value, that value is now saved, and `a` may be overwritten.
-            loc.insert(a, b);
+            // If `a` still held its own value and must itself be
+            // overwritten, its value is now saved in `b`: later copies of
+            // it read `b`, and `a` is free. Otherwise they keep reading
+            // where it is (independent moves, not a chain).
             if a == c && pred.contains_key(&a) {
+                loc.insert(a, b);
                 ready.push_back(a);
             }
         }
