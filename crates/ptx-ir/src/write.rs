@@ -139,6 +139,12 @@ fn write_signature(out: &mut impl Write, f: &Function) -> fmt::Result {
     Ok(())
 }
 
+/// Prints one function as SSA construction built it (see
+/// [`write_item_as_built`]).
+pub fn write_function_as_built(out: &mut impl Write, f: &Function) -> fmt::Result {
+    write_function_with(out, f, Naming::AsBuilt).map(drop)
+}
+
 /// Prints one function.
 pub fn write_function(out: &mut impl Write, f: &Function) -> fmt::Result {
     write_function_with(out, f, Naming::General).map(drop)

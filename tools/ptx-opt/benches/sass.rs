@@ -217,9 +217,55 @@ fn run_binary(bin: &Path, src: &str, pipeline: &str) -> Result<String, String> {
     text.map_err(|e| e.to_string())
 }
 
+/// Sums over a set of files that every column measured.
+#[derive(Clone, Default)]
+struct Totals {
+    files: usize,
+    base: (u64, u64),
+    /// Per variant: change in instructions and registers, files with a
+    /// function worse, files better (and none worse).
+    change: Vec<(i64, i64, usize, usize)>,
+}
+
+impl Totals {
+    fn add(&mut self, base: &Sass, cells: &[Cell]) {
+        self.files += 1;
+        self.base.0 += base.insts();
+        self.base.1 += base.regs();
+        self.change.resize(cells.len(), (0, 0, 0, 0));
+        for (t, cell) in self.change.iter_mut().zip(cells) {
+            if let Cell::Sass(s, _) = cell {
+                let di = s.insts() as i64 - base.insts() as i64;
+                let dr = s.regs() as i64 - base.regs() as i64;
+                let w = !s.worse_than(base).is_empty();
+                t.0 += di;
+                t.1 += dr;
+                t.2 += usize::from(w);
+                t.3 += usize::from(!w && (di < 0 || dr < 0));
+            }
+        }
+    }
+
+    /// The totals line and the worse/better line for `label`.
+    fn lines(&self, label: &str, width: usize, fmt: (&str, &str, &str), tail: &str) -> String {
+        let (open, sep, close) = fmt;
+        let mut a = format!(
+            "{open}{:<width$}{sep}{:>11}",
+            format!("{label} ({} files)", self.files),
+            format!("{}/{}", self.base.0, self.base.1)
+        );
+        let mut b = format!("{open}{:<width$}{sep}{:>11}", "  files worse/better", "");
+        for t in &self.change {
+            let pct = 100.0 * t.0 as f64 / self.base.0.max(1) as f64;
+            a += &format!("{sep}{:>12}", format!("{:+}/{:+} {pct:+.2}%", t.0, t.1));
+            b += &format!("{sep}{:>12}", format!("{}/{}", t.2, t.3));
+        }
+        format!("{a}{sep}{tail:>10}{close}\n{b}{sep}{:>10}{close}", "")
+    }
+}
+
 /// Prints the table; returns whether anything failed.
 fn print_report(root: &Path, files: &[PathBuf], rows: &[Vec<Cell>], args: &Args) -> bool {
-    let nv = args.variants.len();
     let name = |p: &Path| {
         let c = root.join("corpus/real/ptx");
         p.strip_prefix(&c)
@@ -233,33 +279,34 @@ fn print_report(root: &Path, files: &[PathBuf], rows: &[Vec<Cell>], args: &Args)
         .map(|p| name(p).len())
         .max()
         .unwrap_or(4)
-        .max(5);
-    let (open, sep, close) = if args.markdown {
+        .max(28);
+    let fmt = if args.markdown {
         ("| ", " | ", " |")
     } else {
         ("", "  ", "")
     };
+    let (open, sep, close) = fmt;
+    let nv = args.variants.len();
     let mut header = format!("{open}{:<width$}{sep}{:>11}", "file", "input");
     for v in &args.variants {
         header += &format!("{sep}{:>12}", v);
     }
     header += &format!("{sep}{:>10}{close}", "movs/blks");
     println!("{header}");
-    if args.markdown {
+    let rule = || {
         let mut rule = format!("|{}|{}:|", "-".repeat(width + 2), "-".repeat(12));
         for _ in 0..=nv {
             rule += &format!("{}:|", "-".repeat(12));
         }
-        println!("{rule}");
+        rule
+    };
+    if args.markdown {
+        println!("{}", rule());
     }
-    // Totals over files every column measured.
-    let mut base_total = (0u64, 0u64);
-    let mut totals = vec![(0i64, 0i64); nv];
-    let mut worse = vec![0usize; nv];
-    let mut better = vec![0usize; nv];
+    let mut all_files = Totals::default();
+    let mut by_folder: std::collections::BTreeMap<String, Totals> = Default::default();
     let (mut movs, mut blocks) = (0u64, 0u64);
     let mut failures = Vec::new();
-    let mut complete = 0;
     for (path, row) in files.iter().zip(rows) {
         let Cell::Sass(base, _) = &row[0] else {
             if let Cell::Failed(e) = &row[0] {
@@ -281,8 +328,6 @@ fn print_report(root: &Path, files: &[PathBuf], rows: &[Vec<Cell>], args: &Args)
                     let dr = s.regs() as i64 - base.regs() as i64;
                     let w = !s.worse_than(base).is_empty();
                     any_worse |= w;
-                    worse[k] += usize::from(w);
-                    better[k] += usize::from(!w && (di < 0 || dr < 0));
                     line += &format!(
                         "{sep}{:>12}",
                         format!("{}{:+}/{:+}", if w { "!" } else { "" }, di, dr)
@@ -309,36 +354,30 @@ fn print_report(root: &Path, files: &[PathBuf], rows: &[Vec<Cell>], args: &Args)
             added.map_or("-".into(), |c| format!("{}/{}", c.movs, c.blocks))
         );
         if all {
-            complete += 1;
-            base_total.0 += base.insts();
-            base_total.1 += base.regs();
-            for (k, cell) in row[1..].iter().enumerate() {
-                if let Cell::Sass(s, _) = cell {
-                    totals[k].0 += s.insts() as i64 - base.insts() as i64;
-                    totals[k].1 += s.regs() as i64 - base.regs() as i64;
-                }
-            }
+            all_files.add(base, &row[1..]);
+            let folder = name(path)
+                .rsplit_once('/')
+                .map_or(String::new(), |(d, _)| d.to_string());
+            by_folder.entry(folder).or_default().add(base, &row[1..]);
         }
         if !args.worse_only || any_worse || !all {
             println!("{line}");
         }
     }
-    let mut line = format!(
-        "{open}{:<width$}{sep}{:>11}",
-        format!("total ({complete} files)"),
-        format!("{}/{}", base_total.0, base_total.1)
+    println!(
+        "{}",
+        all_files.lines("total", width, fmt, &format!("{movs}/{blocks}"))
     );
-    for t in &totals {
-        let pct = 100.0 * t.0 as f64 / base_total.0.max(1) as f64;
-        line += &format!("{sep}{:>12}", format!("{:+}/{:+} {pct:+.2}%", t.0, t.1));
+    if by_folder.len() > 1 {
+        println!("\nby folder:");
+        println!("{header}");
+        if args.markdown {
+            println!("{}", rule());
+        }
+        for (folder, t) in &by_folder {
+            println!("{}", t.lines(folder, width, fmt, ""));
+        }
     }
-    line += &format!("{sep}{:>10}{close}", format!("{movs}/{blocks}"));
-    println!("{line}");
-    let mut line = format!("{open}{:<width$}{sep}{:>11}", "files worse/better", "");
-    for k in 0..nv {
-        line += &format!("{sep}{:>12}", format!("{}/{}", worse[k], better[k]));
-    }
-    println!("{line}{sep}{:>10}{close}", "");
     println!(
         "\ncells: instructions/registers (input: totals; others: change from input; \
          '!': some function got more instructions or registers); -O2 {} the size guard",

@@ -7,7 +7,9 @@ pub mod api;
 mod parallel;
 pub mod sass;
 
-use ptx_ir::write::{write_item, write_item_as_built, write_item_counting};
+use ptx_ir::write::{
+    write_function_as_built, write_item, write_item_as_built, write_item_counting,
+};
 use ptx_ir::{Function, Item};
 use ptx_parse::{check_utf8, Diagnostic, Parser, Unit};
 use ptx_passes::manager::{Instrumentation, PassManager};
@@ -156,9 +158,12 @@ impl Back<'_> {
         }
         // Whether the item is still as SSA construction built it.
         let mut as_built = true;
-        // The function before the passes, for the size guard and the check
-        // of leaving SSA.
+        // The function before the passes, for the check of leaving SSA.
         let mut original: Option<Box<Function>> = None;
+        // For the size guard: the function printed before the passes (what
+        // it prints if they change nothing, the common case, or make it
+        // larger), and its static cost.
+        let mut before_passes: Option<(String, u64)> = None;
         if let Item::Func(f) = &mut item {
             let errors = match &dt {
                 Some(dt) => ptx_ir::verify::verify_function_with(f, dt),
@@ -179,8 +184,13 @@ impl Back<'_> {
                     .as_deref()
                     .or(self.sm.as_deref())
                     .and_then(|sm| TargetInfo::parse(sm, self.version));
-                if self.cfg.size_guard || self.cfg.instrumentation.check_each.is_some() {
+                if self.cfg.instrumentation.check_each.is_some() {
                     original = Some(f.clone());
+                }
+                if self.cfg.size_guard {
+                    let mut text = String::new();
+                    write_function_as_built(&mut text, f).expect("writing to a String cannot fail");
+                    before_passes = Some((text, static_cost(f, Default::default())));
                 }
                 as_built = !self
                     .pm
@@ -193,13 +203,16 @@ impl Back<'_> {
                     count(f, &mut self.after);
                 }
             }
-            // Kernels checked later may call it: as it will be printed.
-            if self.cfg.instrumentation.check_each.is_some()
-                && f.kind == ptx_ir::FuncKind::Func
-                && f.has_body
-            {
+            // Kernels checked later may call it: as it will be printed
+            // (a prototype too: the printed form of a caller, parsed again,
+            // needs it declared).
+            if self.cfg.instrumentation.check_each.is_some() && f.kind == ptx_ir::FuncKind::Func {
                 CHECK_CONTEXT.with(|c| c.borrow_mut().push(Item::Func(f.clone())));
             }
+        }
+        if let (true, Some((text, _))) = (as_built, &before_passes) {
+            self.out.push_str(text);
+            return Ok(());
         }
         if as_built {
             write_item_as_built(&mut self.out, &item).expect("writing to a String cannot fail");
@@ -214,22 +227,19 @@ impl Back<'_> {
         let mark = self.out.len();
         let copies = write_item_counting(&mut self.out, &item, false)
             .expect("writing to a String cannot fail");
-        let (Item::Func(f), Some(original)) = (&item, original) else {
-            self.out_of_ssa.copies.movs += copies.movs;
-            self.out_of_ssa.copies.blocks += copies.blocks;
-            return Ok(());
-        };
-        if self.cfg.size_guard
-            && static_cost(f, copies) > static_cost(&original, Default::default())
-        {
-            self.out.truncate(mark);
-            self.out_of_ssa.kept += 1;
-            write_item_as_built(&mut self.out, &Item::Func(original))
-                .expect("writing to a String cannot fail");
-            return Ok(());
+        if let (Item::Func(f), Some((text, cost))) = (&item, &before_passes) {
+            if static_cost(f, copies) > *cost {
+                self.out.truncate(mark);
+                self.out.push_str(text);
+                self.out_of_ssa.kept += 1;
+                return Ok(());
+            }
         }
         self.out_of_ssa.copies.movs += copies.movs;
         self.out_of_ssa.copies.blocks += copies.blocks;
+        let Some(original) = original else {
+            return Ok(());
+        };
         if let Some(check) = &self.cfg.instrumentation.check_each {
             self.check_printed(check, &original, mark)
                 .map_err(Error::Plain)?;
@@ -248,7 +258,7 @@ impl Back<'_> {
         let mut text = self.header.clone();
         CHECK_CONTEXT.with(|c| {
             for item in c.borrow().iter() {
-                if !matches!(item, Item::Func(g) if g.name == original.name) {
+                if !matches!(item, Item::Func(g) if g.name == original.name && g.has_body) {
                     write_item(&mut text, item).expect("writing to a String cannot fail");
                 }
             }
@@ -529,11 +539,39 @@ thread_local! {
 /// `launches` random launches with the evaluator and reports the first
 /// differing global store.
 pub fn check_each(launches: u32) -> ptx_passes::manager::PassCheck {
+    check_each_counting(launches, None)
+}
+
+/// How many launches `--check-each` compared, over all checks (a launch the
+/// original cannot run, for an instruction the evaluator lacks or a symbol
+/// it cannot see, proves nothing and is not compared).
+#[derive(Debug, Default)]
+pub struct CheckTally {
+    /// Checks run (a pass, or leaving SSA, on one function).
+    pub checks: std::sync::atomic::AtomicU64,
+    /// Launches compared.
+    pub compared: std::sync::atomic::AtomicU64,
+    /// Launches drawn.
+    pub drawn: std::sync::atomic::AtomicU64,
+}
+
+/// [`check_each`], adding what each check compared to `tally`.
+pub fn check_each_counting(
+    launches: u32,
+    tally: Option<std::sync::Arc<CheckTally>>,
+) -> ptx_passes::manager::PassCheck {
+    use std::sync::atomic::Ordering::Relaxed;
     ptx_passes::manager::PassCheck(std::sync::Arc::new(
         move |pass: &str, before: &ptx_ir::Function, after: &ptx_ir::Function| {
             CHECK_CONTEXT
                 .with(|c| ptx_eval::check::check_function(&c.borrow(), before, after, launches))
-                .map(|_| ())
+                .map(|n| {
+                    if let Some(t) = &tally {
+                        t.checks.fetch_add(1, Relaxed);
+                        t.compared.fetch_add(u64::from(n), Relaxed);
+                        t.drawn.fetch_add(u64::from(launches), Relaxed);
+                    }
+                })
                 .map_err(|m| {
                     format!(
                     "check-each: pass '{pass}' changed the behaviour of '{}'\n  launch: {}\n  {}",
