@@ -5,6 +5,7 @@ use crate::entity::SecondaryMap;
 use crate::layout::Layout;
 use crate::op::{OpId, OpInfo, OpTable};
 use crate::operand::Operand;
+use crate::regalloc::Reg;
 use crate::types::Type;
 use crate::{Inst, Value};
 use smallvec::SmallVec;
@@ -59,6 +60,11 @@ pub struct Function {
     /// `.loc` directive texts referenced by [`InstData::loc`] (index 0 is
     /// unused).
     pub locs: Vec<Box<str>>,
+    /// Per source register (value hint), the register the source named it
+    /// with, when that name is its class's prefix and a number (`%r15`,
+    /// `%rd3`): printing keeps it (see `regalloc`). Empty when built in
+    /// code.
+    pub source_regs: Vec<Option<Reg>>,
 }
 
 impl Function {
@@ -77,6 +83,7 @@ impl Function {
             layout: Layout::default(),
             decls: Vec::new(),
             locs: vec!["".into()],
+            source_regs: Vec::new(),
         }
     }
 

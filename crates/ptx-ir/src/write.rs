@@ -449,6 +449,18 @@ impl<'a> Printer<'a> {
     fn inst(&mut self, out: &mut String, i: Inst, next: Option<Block>) -> fmt::Result {
         let f = self.f;
         let d = &f.dfg.insts[i];
+        // The `ret` the parser adds where the body falls off its closing
+        // brace (no source position) is what PTX does there anyway: at the
+        // very end it prints as nothing, as in the source (ptxas compiles
+        // a debug target's instructions one for one).
+        if next.is_none()
+            && d.pos == u32::MAX
+            && d.guard.is_none()
+            && f.ops.info(d.op).opcode == Opcode::Ret
+            && (self.regs.before.is_empty() || !self.regs.before.contains_key(&i))
+        {
+            return Ok(());
+        }
         if d.loc != 0 && d.loc != self.last_loc {
             self.loc(out, d.loc)?;
             self.last_loc = d.loc;

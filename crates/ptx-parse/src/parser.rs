@@ -16,6 +16,7 @@ use crate::mnemonics::{is_mnemonic, is_special_register};
 use crate::number::parse_literal;
 use crate::ssa::{self, Var};
 use ptx_ir::entity::EntityRef;
+use ptx_ir::regalloc::Reg;
 use ptx_ir::verify::{bool_form, operand_counts, operand_type_mismatch};
 use ptx_ir::{
     Address, Block, BlockCall, DominatorTree, FuncKind, Function, GlobalVar, Guard, Imm, Inst,
@@ -784,6 +785,9 @@ struct FnBuilder<'s> {
     func: Function,
     vars: Vec<Var>,
     ranges: Vec<Type>,
+    /// Per range, whether its prefix is its class's (`%r` for `.b32`), so
+    /// that its registers keep their numbers when printed.
+    range_numbered: Vec<bool>,
     /// Per range, the variable of each register used so far (`u32::MAX`:
     /// not yet).
     range_vars: Vec<Vec<u32>>,
@@ -820,6 +824,7 @@ impl<'s> FnBuilder<'s> {
             func,
             vars: Vec::new(),
             ranges: Vec::new(),
+            range_numbered: Vec::new(),
             range_vars: Vec::new(),
             scopes: vec![Scope::default()],
             declaring: vec![0],
@@ -950,9 +955,15 @@ impl<'s> FnBuilder<'s> {
         if slots.len() <= n as usize {
             slots.resize(n as usize + 1, u32::MAX);
         }
-        self.vars.push(Var {
-            ty: self.ranges[range as usize],
-        });
+        let ty = self.ranges[range as usize];
+        self.vars.push(Var { ty });
+        // Kept in step with `vars`: the register each variable's name gives.
+        self.func
+            .source_regs
+            .push(self.range_numbered[range as usize].then_some(Reg {
+                class: ty.reg_class(),
+                num: n,
+            }));
         let v = (self.vars.len() - 1) as u32;
         self.range_vars[range as usize][n as usize] = v;
         v
@@ -1413,15 +1424,26 @@ impl<'s> Parser<'s> {
                 (None, Some(c)) => {
                     let id = b.ranges.len() as u32;
                     b.ranges.push(ty);
+                    b.range_numbered
+                        .push(name.text == ty.reg_class().reg_prefix());
                     // Declared counts are usually what is used; a huge
                     // one is left to grow on use.
                     b.range_vars.push(vec![u32::MAX; (c as usize).min(1 << 16)]);
                     // Room for a variable per register declared.
                     b.vars.reserve((c as usize).min(1 << 16));
+                    b.func.source_regs.reserve((c as usize).min(1 << 16));
                     b.top_scope().ranges.push((name.text, id, c));
                 }
                 (None, None) => {
+                    let reg = match split_index(name.text) {
+                        (prefix, Some(num)) if prefix == ty.reg_class().reg_prefix() => Some(Reg {
+                            class: ty.reg_class(),
+                            num,
+                        }),
+                        _ => None,
+                    };
                     b.vars.push(Var { ty });
+                    b.func.source_regs.push(reg);
                     let v = (b.vars.len() - 1) as u32;
                     b.top_scope().regs.insert(name.text, RegDecl::Var(v));
                 }

@@ -4,15 +4,15 @@
 //!
 //! A source register holds one value at a time, so in reachable code the
 //! values sharing its hint never interfere: every value with a hint gets
-//! its hint's register, every other value its own, and no copies are
-//! needed, since tied values and branch arguments share a hint with what
+//! its hint's register (the source's own number where it had one, see
+//! `numbering.rs`), every other value its own, and no copies are needed, since tied values and branch arguments share a hint with what
 //! they feed. Unreachable blocks (renamed with nothing defined on entry)
 //! keep the source's register as written: that code never runs.
 
+use super::numbering::{source_reg, Numbering};
 use super::{counts_of, Assignment, Reg};
 use crate::entity::SecondaryMap;
 use crate::function::Function;
-use crate::types::Type;
 use crate::Value;
 
 /// The as-built registers, handed out as values are met in print order:
@@ -24,7 +24,7 @@ use crate::Value;
 pub(crate) struct AsBuiltNamer {
     reg: SecondaryMap<Value, Option<Reg>>,
     hint_reg: Vec<Option<Reg>>,
-    count: [u32; Type::ALL.len()],
+    numbers: Numbering,
     /// Cleared when two values of one hint differ in register class.
     ok: bool,
 }
@@ -35,7 +35,7 @@ impl AsBuiltNamer {
             reg: SecondaryMap::with_capacity(func.dfg.values.len(), None),
             // Hints are source registers: fewer than values.
             hint_reg: Vec::with_capacity(func.dfg.values.len()),
-            count: [0; Type::ALL.len()],
+            numbers: Numbering::new(func),
             ok: true,
         }
     }
@@ -52,29 +52,24 @@ impl AsBuiltNamer {
     fn first(&mut self, func: &Function, v: Value) -> Reg {
         let d = &func.dfg.values[v];
         let class = d.ty.reg_class();
-        let count = &mut self.count;
-        let mut fresh = || {
-            count[class as usize] += 1;
-            Reg {
-                class,
-                num: count[class as usize],
-            }
-        };
         let r = match d.hint {
             Some(h) => {
-                let h = h as usize;
-                if self.hint_reg.len() <= h {
-                    self.hint_reg.resize(h + 1, None);
+                let k = h as usize;
+                if self.hint_reg.len() <= k {
+                    self.hint_reg.resize(k + 1, None);
                 }
-                match self.hint_reg[h] {
+                match self.hint_reg[k] {
                     Some(r) => {
                         self.ok &= r.class == class;
                         r
                     }
-                    None => *self.hint_reg[h].insert(fresh()),
+                    None => {
+                        let r = self.numbers.next(class, source_reg(func, h));
+                        *self.hint_reg[k].insert(r)
+                    }
                 }
             }
-            None => fresh(),
+            None => self.numbers.next(class, None),
         };
         self.reg[v] = Some(r);
         r
@@ -84,6 +79,6 @@ impl AsBuiltNamer {
     /// differ in class.
     pub(crate) fn finish(self) -> Option<Assignment> {
         self.ok
-            .then(|| Assignment::without_copies(self.reg, counts_of(&self.count)))
+            .then(|| Assignment::without_copies(self.reg, counts_of(self.numbers.counts())))
     }
 }

@@ -12,8 +12,10 @@
 //!      interfere split off, then coalesced along block arguments and ties
 //!      (`coalesce.rs`, with value-based interference from
 //!      `interference.rs`);
-//!   2. one register per class, numbered per register class in print
-//!      order from 1, as LLVM does (`%r1`, `%rd1`, …);
+//!   2. one register per class: the source's own number where the source
+//!      named it by number, else numbered per register class in print
+//!      order above the source's numbers, as LLVM does (`%r1`, `%rd1`, …;
+//!      `numbering.rs`);
 //!   3. the parallel copies of the edges and tied results whose ends ended
 //!      up apart, sequentialized with at most one temporary per register
 //!      class (`parallel_copy.rs`), each edge's copies placed at the end of
@@ -31,6 +33,7 @@ mod as_built;
 mod check;
 mod coalesce;
 mod interference;
+mod numbering;
 mod parallel_copy;
 mod placement;
 
@@ -44,6 +47,7 @@ use crate::types::Type;
 use crate::{Block, Inst, Value};
 use coalesce::{Affinity, Classes};
 use interference::Interference;
+use numbering::Numbering;
 use placement::Place;
 use rustc_hash::FxHashMap;
 
@@ -211,12 +215,13 @@ fn assign_by_hint(func: &Function) -> Option<Assignment> {
     namer.finish()
 }
 
-/// The per-class counts as the public map (classes in use only).
+/// The public map of highest numbers from per-class counts that are one
+/// more than the highest number (classes in use only).
 fn counts_of(count: &[u32; Type::ALL.len()]) -> FxHashMap<Type, u32> {
     Type::ALL
         .iter()
         .filter(|&&t| count[t as usize] > 0)
-        .map(|&t| (t, count[t as usize]))
+        .map(|&t| (t, count[t as usize] - 1))
         .collect()
 }
 
@@ -258,10 +263,10 @@ fn assign_general(func: &Function) -> Assignment {
     let mut order: Vec<Value> = Vec::with_capacity(nv);
     for_each_in_print_order(func, |v| order.push(v));
 
+    let mut numbers = Numbering::new(func);
     if !needs_analysis(func) {
         // Every value is alone in its register: number them in print order.
         let mut reg: SecondaryMap<Value, Option<Reg>> = SecondaryMap::with_capacity(nv, None);
-        let mut count = [0u32; Type::ALL.len()];
         let mut hint_reg: FxHashMap<(u32, Type), Reg> = FxHashMap::default();
         for &v in &order {
             if reg[v].is_some() {
@@ -269,20 +274,15 @@ fn assign_general(func: &Function) -> Assignment {
             }
             let d = &dfg.values[v];
             let class = d.ty.reg_class();
-            let mut fresh = || {
-                count[class as usize] += 1;
-                Reg {
-                    class,
-                    num: count[class as usize],
-                }
-            };
             // Undefined values (never results) share their hint's register.
             reg[v] = Some(match d.hint {
-                Some(h) => *hint_reg.entry((h, class)).or_insert_with(fresh),
-                None => fresh(),
+                Some(h) => *hint_reg
+                    .entry((h, class))
+                    .or_insert_with(|| numbers.next(class, numbering::source_reg(func, h))),
+                None => numbers.next(class, None),
             });
         }
-        return Assignment::without_copies(reg, counts_of(&count));
+        return Assignment::without_copies(reg, counts_of(numbers.counts()));
     }
 
     let ix = Interference::compute(func);
@@ -294,28 +294,24 @@ fn assign_general(func: &Function) -> Assignment {
     classes.coalesce(&ix, &mut affinities, budget);
     classes.place_unchecked(&ix);
 
-    // One register per class, numbered in print order.
+    // One register per class, numbered in print order (the source's number
+    // of the hint of the class's first value met, where free).
     let mut reg: SecondaryMap<Value, Option<Reg>> = SecondaryMap::with_capacity(nv, None);
     let mut class_reg: Vec<Option<Reg>> = vec![None; classes.len()];
-    let mut count = [0u32; Type::ALL.len()];
     for &v in &order {
         if reg[v].is_some() {
             continue;
         }
         let k = classes.of[v] as usize;
-        let r = *class_reg[k].get_or_insert_with(|| {
-            let class = classes.ty[k];
-            count[class as usize] += 1;
-            Reg {
-                class,
-                num: count[class as usize],
-            }
-        });
+        let preferred = dfg.values[v]
+            .hint
+            .and_then(|h| numbering::source_reg(func, h));
+        let r = *class_reg[k].get_or_insert_with(|| numbers.next(classes.ty[k], preferred));
         reg[v] = Some(r);
     }
     let mut a = Assignment::without_copies(reg, FxHashMap::default());
-    copies(&ix, &mut a, &mut count);
-    a.counts = counts_of(&count);
+    copies(&ix, &mut a, &mut numbers);
+    a.counts = counts_of(numbers.counts());
     if cfg!(debug_assertions) && nv <= DEBUG_CHECK_VALUES {
         if let Err(e) = check_assignment(func, &a) {
             panic!("leaving SSA: {e}");
@@ -362,21 +358,17 @@ fn affinities(ix: &Interference, classes: &Classes) -> Vec<Affinity> {
 }
 
 /// Fills `a` with the copies of every reachable tied result and edge whose
-/// ends got different registers, sequentialized and placed; `count` gives
-/// the temporaries their numbers.
-fn copies(ix: &Interference, a: &mut Assignment, count: &mut [u32; Type::ALL.len()]) {
+/// ends got different registers, sequentialized and placed; `numbers`
+/// gives the temporaries their numbers.
+fn copies(ix: &Interference, a: &mut Assignment, numbers: &mut Numbering) {
     let func = ix.func();
     let dfg = &func.dfg;
     // One temporary per class, numbered after every other register.
     let mut temp: FxHashMap<Type, Reg> = FxHashMap::default();
     let mut temp_of = |r: Reg| {
-        *temp.entry(r.class).or_insert_with(|| {
-            count[r.class as usize] += 1;
-            Reg {
-                class: r.class,
-                num: count[r.class as usize],
-            }
-        })
+        *temp
+            .entry(r.class)
+            .or_insert_with(|| numbers.temporary(r.class))
     };
     let reg_of = |v: Value| a.reg(v);
     let mut before: FxHashMap<Inst, Vec<Copy>> = FxHashMap::default();
