@@ -1,11 +1,15 @@
 //! Printing PTX text out of SSA.
 //!
 //! Registers come from [`crate::regalloc`]; the printer adds the copies it
-//! asks for. A branch edge that needs copies and cannot hold them in its
-//! own block (the taken edge of a guarded branch) goes through a small
-//! trampoline block printed after the function's last block. Labels are
-//! printed for every block that had one in the source and for every block
-//! a printed branch targets; made-up labels avoid the function's own names.
+//! asks for where it placed them: before an instruction (tied results, and
+//! edges whose copies run at the end of their block), at the top of a
+//! block, or, for an edge that needed a block of its own, after a guarded
+//! terminator (its fall-through) or in a trampoline printed after the
+//! function's last block (its taken edge). Labels are printed for every
+//! block that had one in the source and for every block a printed branch
+//! targets; made-up labels avoid the function's own names. A `.loc` named
+//! by a later `inlined_at` is printed before it even when the instructions
+//! that carried it are gone.
 
 use crate::function::{FuncKind, Function};
 use crate::module::{Item, Module};
