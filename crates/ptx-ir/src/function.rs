@@ -29,6 +29,10 @@ pub struct ParamDecl {
     pub name: Box<str>,
 }
 
+/// What joins consecutive `.loc` texts in one [`Function::locs`] entry
+/// (printed as is, it starts the next `.loc` line).
+pub const LOC_SEPARATOR: &str = "\n\t.loc\t";
+
 /// A function: its signature, and for definitions its body in SSA form.
 #[derive(Clone, Debug)]
 pub struct Function {
@@ -58,7 +62,8 @@ pub struct Function {
     /// made unique within the function, as printed.
     pub decls: Vec<Box<str>>,
     /// `.loc` directive texts referenced by [`InstData::loc`] (index 0 is
-    /// unused).
+    /// unused). Consecutive `.loc`s with no instruction between them are one
+    /// entry, joined by [`LOC_SEPARATOR`].
     pub locs: Vec<Box<str>>,
     /// Per source register (value hint), the register the source named it
     /// with, when that name is its class's prefix and a number (`%r15`,

@@ -59,22 +59,12 @@ enum Naming {
     AsBuilt,
 }
 
-/// Prints one item, leaving SSA as built (`as_built`, see
-/// [`write_item_as_built`]) or by the general path, and returns what the
-/// copies of leaving SSA cost (nothing as built).
-pub fn write_item_counting(
-    out: &mut impl Write,
-    item: &Item,
-    as_built: bool,
-) -> Result<CopyStats, fmt::Error> {
-    let naming = if as_built {
-        Naming::AsBuilt
-    } else {
-        Naming::General
-    };
+/// Prints one item, leaving SSA by the general path ([`write_item`]), and
+/// returns what the copies leaving SSA added cost.
+pub fn write_item_counting(out: &mut impl Write, item: &Item) -> Result<CopyStats, fmt::Error> {
     match item {
-        Item::Func(f) => write_function_with(out, f, naming),
-        _ => write_item_with(out, item, naming).map(|()| CopyStats::default()),
+        Item::Func(f) => write_function_with(out, f, Naming::General),
+        _ => write_item_with(out, item, Naming::General).map(|()| CopyStats::default()),
     }
 }
 
@@ -254,7 +244,7 @@ impl<'a> InlineSites<'a> {
         }
         let mut line_at = FxHashMap::default();
         for text in &f.locs {
-            for line in text.split("\n\t.loc\t") {
+            for line in text.split(crate::function::LOC_SEPARATOR) {
                 if let Some(p) = loc_position(line) {
                     line_at.entry(p).or_insert(line);
                 }
@@ -558,7 +548,7 @@ impl<'a> Printer<'a> {
         let f = self.f;
         let text = &f.locs[id as usize];
         if let Some(sites) = &mut self.inline_sites {
-            for line in text.split("\n\t.loc\t") {
+            for line in text.split(crate::function::LOC_SEPARATOR) {
                 sites.show_site_of(out, line, 0);
                 sites.shown(line);
             }

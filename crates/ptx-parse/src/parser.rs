@@ -1336,7 +1336,11 @@ impl<'s> Parser<'s> {
                 // Consecutive `.loc`s with no instruction between are all
                 // kept (a later `inlined_at` may name any of them).
                 if b.loc_pending && b.loc != 0 {
-                    text = format!("{}\n\t.loc\t{text}", b.func.locs[b.loc as usize]);
+                    text = format!(
+                        "{}{}{text}",
+                        b.func.locs[b.loc as usize],
+                        ptx_ir::function::LOC_SEPARATOR
+                    );
                 }
                 b.loc_pending = true;
                 let next = b.func.locs.len() as u32;

@@ -7,7 +7,7 @@
 use ptx_ir::regalloc::{self, check_assignment};
 use ptx_ir::{Function, Opcode, Operand, Value};
 use rustc_hash::FxHashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn parse(body: &str, params: &str) -> ptx_ir::Module {
     let src = format!(
@@ -184,24 +184,10 @@ fn a_harmful_critical_edge_copy_gets_a_block_of_its_own() {
     assert_eq!((a.stats.movs, a.stats.blocks), (1, 1), "{}", printed(&m));
 }
 
+mod common;
+
 fn corpus() -> Vec<PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    let mut dirs = vec![
-        here.join("tests/corpus"),
-        here.join("../../corpus/real/ptx"),
-    ];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "ptx") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = common::ptx_files_under(&["tests/corpus", "../../corpus/real/ptx"]);
     assert!(files.len() > 240, "{} files", files.len());
     files
 }

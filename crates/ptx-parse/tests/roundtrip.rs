@@ -9,33 +9,21 @@ use ptx_ir::verify::verify_function;
 use ptx_ir::write::module_to_string;
 use std::path::{Path, PathBuf};
 
+mod common;
+
+/// The parser's corpus and hand-written forms, and the real compilers'
+/// output (corpus/real: nvcc -O3, -lineinfo, -G and Triton).
 fn ptx_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let mut files = Vec::new();
-    for dir in ["corpus/llc", "corpus/stress", "forms"] {
-        for e in std::fs::read_dir(root.join(dir)).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "ptx") {
-                files.push(p);
-            }
-        }
-    }
-    // The real compilers' output (corpus/real: nvcc -O3, -lineinfo, -G and
-    // Triton), in its subfolders.
-    let mut dirs = vec![root.join("../../../corpus/real/ptx")];
-    let mut real = 0;
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "ptx") {
-                files.push(p);
-                real += 1;
-            }
-        }
-    }
-    files.sort();
+    let files = common::ptx_files_under(&[
+        "tests/corpus/llc",
+        "tests/corpus/stress",
+        "tests/forms",
+        "../../corpus/real/ptx",
+    ]);
+    let real = files
+        .iter()
+        .filter(|p| p.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")))
+        .count();
     assert!(
         files.len() > 90 && real >= 150,
         "corpus went missing: {} files, {real} of real compiler output",

@@ -127,8 +127,9 @@ struct Back<'c> {
     /// The newest PTX version a pass asked for.
     required: Option<(u32, u32)>,
     out_of_ssa: OutOfSsaReport,
-    /// The module's `.version`, `.target` and `.address_size` as printed
-    /// (`--check-each` re-parses printed functions under them).
+    /// Under `--check-each`, the module's `.version`, `.target` and
+    /// `.address_size` as printed (printed functions are parsed again under
+    /// them).
     header: String,
 }
 
@@ -216,17 +217,19 @@ impl Back<'_> {
         }
         if as_built {
             write_item_as_built(&mut self.out, &item).expect("writing to a String cannot fail");
-            if matches!(
-                item,
-                Item::Version(..) | Item::Target(_) | Item::AddressSize(_)
-            ) {
+            if self.cfg.instrumentation.check_each.is_some()
+                && matches!(
+                    item,
+                    Item::Version(..) | Item::Target(_) | Item::AddressSize(_)
+                )
+            {
                 write_item(&mut self.header, &item).expect("writing to a String cannot fail");
             }
             return Ok(());
         }
         let mark = self.out.len();
-        let copies = write_item_counting(&mut self.out, &item, false)
-            .expect("writing to a String cannot fail");
+        let copies =
+            write_item_counting(&mut self.out, &item).expect("writing to a String cannot fail");
         if let (Item::Func(f), Some((text, cost))) = (&item, &before_passes) {
             if static_cost(f, copies) > *cost {
                 self.out.truncate(mark);
@@ -235,8 +238,7 @@ impl Back<'_> {
                 return Ok(());
             }
         }
-        self.out_of_ssa.copies.movs += copies.movs;
-        self.out_of_ssa.copies.blocks += copies.blocks;
+        self.out_of_ssa.copies += copies;
         let Some(original) = original else {
             return Ok(());
         };
@@ -439,8 +441,7 @@ impl<'c> Back<'c> {
             }
         }
         self.required = self.required.max(next.required);
-        self.out_of_ssa.copies.movs += next.out_of_ssa.copies.movs;
-        self.out_of_ssa.copies.blocks += next.out_of_ssa.copies.blocks;
+        self.out_of_ssa.copies += next.out_of_ssa.copies;
         self.out_of_ssa.kept += next.out_of_ssa.kept;
         if self.header.is_empty() {
             self.header = next.header.clone();

@@ -43,6 +43,18 @@ fn corpus() -> Vec<PathBuf> {
     files
 }
 
+/// A corpus file's text, its `.target` and its path as reported.
+fn read(path: &Path) -> (String, String, String) {
+    let src = std::fs::read_to_string(path).unwrap();
+    let arch = sass::target_of(&src).unwrap();
+    let name = path
+        .strip_prefix(workspace())
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    (src, arch, name)
+}
+
 /// Runs `f` over `items` on every CPU, collecting the error lines.
 fn parallel<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<String> + Sync) -> Vec<String> {
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -93,13 +105,7 @@ fn o2_and_each_of_its_passes_never_make_sass_worse() {
         }
     }
     let errors = parallel(&files, |path| {
-        let src = std::fs::read_to_string(path).unwrap();
-        let arch = sass::target_of(&src).unwrap();
-        let name = path
-            .strip_prefix(workspace())
-            .unwrap_or(path)
-            .display()
-            .to_string();
+        let (src, arch, name) = read(path);
         let base = match sass::measure(&tools, &src, &arch, None) {
             Ok(b) => b,
             Err(e) => return vec![format!("{name}: input refused: {e}")],
@@ -134,13 +140,7 @@ fn ptxas_accepts_o2_output_of_every_real_file() {
     };
     let files = corpus();
     let errors = parallel(&files, |path| {
-        let src = std::fs::read_to_string(path).unwrap();
-        let arch = sass::target_of(&src).unwrap();
-        let name = path
-            .strip_prefix(workspace())
-            .unwrap_or(path)
-            .display()
-            .to_string();
+        let (src, arch, name) = read(path);
         let text = match sass::optimize(&src, "default<O2>", true) {
             Ok((t, _)) => t,
             Err(e) => return vec![format!("{name}: {e}")],

@@ -69,13 +69,20 @@ pub struct Copy {
     pub src: Reg,
 }
 
-/// What leaving SSA added to a function.
+/// What leaving SSA added to a function (or, summed, to a module).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CopyStats {
     /// `mov`s printed for copies (temporaries included).
     pub movs: u32,
     /// Blocks made for edges whose copies had nowhere else to go.
     pub blocks: u32,
+}
+
+impl std::ops::AddAssign for CopyStats {
+    fn add_assign(&mut self, o: CopyStats) {
+        self.movs += o.movs;
+        self.blocks += o.blocks;
+    }
 }
 
 /// The result of leaving SSA.
