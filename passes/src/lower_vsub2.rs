@@ -17,24 +17,30 @@
 //! instructions below); a `.h0`/`.h1` mask merges the other half of `c`
 //! with one more `lop3` (`and`/`or` below sm_50).
 //!
+//! **`.add` of `vadd2`/`vsub2`** (sm_61, PTX 5.0): `c` plus a weighted sum
+//! of the source half-words, one `dp2a` per source register and
+//! extension type, chained through `c`.
+//!
 //! **Every other form** (`.sat`, `.add`, any selectors, the other four
 //! operations) one half at a time: each source half-word extended to 32
 //! bits (`prmt` replicating the sign, or `and`/`shr`), the operation exact
 //! in 32 bits (`vavrg2` rounds half up for non-negative sums and down
-//! below, as the ISA says), `.sat` as a `max`/`min` clamp on the bounds
-//! the result can cross (none for `vmin2`/`vmax2` within one signedness),
-//! then the halves
-//! packed with one `prmt` that also merges `c` where the mask leaves a
-//! half, or added into `c` (`.add`).
+//! below, as the ISA says; `vabsdiff2` is `sad`, one `VABSDIFF` up to
+//! sm_110, or `sub` + `abs`), then `.sat` as one `cvt.pack.sat` clamping
+//! and packing both halves (sm_72, PTX 6.5) or a `max`/`min` clamp on the
+//! bounds the result can cross, the halves packed with one `prmt` that
+//! also merges `c` where the mask leaves a half, or added into `c`
+//! (`.add`).
 //!
 //! **On sm_90+ with PTX 8.0** (the module's version: not raised for this)
 //! the half-word SIMD instructions take the forms they express, with the
-//! default selectors and no `.add`: plain `vadd2` is `add.u16x2`, plain
-//! `vsub2` is `~(~a + b)` with `add.u16x2` (there is no `sub.u16x2`), and
+//! default selectors: plain `vadd2` is `add.u16x2`, plain `vsub2` is
+//! `~(~a + b)` with `add.u16x2` (there is no `sub.u16x2`), and
 //! `vmin2`/`vmax2` whose sources agree in signedness are one
 //! `min`/`max.{s16x2,u16x2}` (`.sat` is a no-op, or `.relu`, or one more
-//! `min.u16x2` against `0x7fff7fff`). ptxas makes each one SASS
-//! instruction.
+//! `min.u16x2` against `0x7fff7fff`); with `.add` over both halves,
+//! `vmin2`/`vmax2`/`vabsdiff2` are the 16x2 `min`/`max` summed into `c` by
+//! `dp2a`. ptxas makes each 16x2 instruction one SASS instruction.
 //!
 //! Forms stay native where ptxas's own code is as short or shorter
 //! (`cargo bench -p ptx-opt --bench vop2`) and no 16x2 form applies: the
@@ -51,13 +57,18 @@
 //!                                             lop3.b32 %r8, %r1, %r2, -2147450880, 0x82;
 //!                                             xor.b32  %r3, %r7, %r8;
 //!
-//!   vadd2.s32.s32.s32.sat %r3.h0, %r1, %r2, %r4;
+//!   vadd2.s32.s32.s32.sat %r3, %r1, %r2, %r4;
 //!                                             prmt.b32 %r5, %r1, %r2, 0x9910;
 //!                                             prmt.b32 %r6, %r1, %r2, 0xdd54;
 //!                                             add.s32  %r7, %r5, %r6;
-//!                                             max.s32  %r8, %r7, -32768;
-//!                                             min.s32  %r9, %r8, 32767;
-//!                                             prmt.b32 %r3, %r9, %r4, 0x7610;
+//!                                             prmt.b32 %r8, %r1, %r2, 0xbb32;
+//!                                             prmt.b32 %r9, %r1, %r2, 0xff76;
+//!                                             add.s32  %r10, %r8, %r9;
+//!                                             cvt.pack.sat.s16.s32 %r3, %r10, %r7;
+//!
+//!   vsub2.s32.s32.s32.add %r3, %r1, %r2, %r4;
+//!                                             dp2a.lo.s32.u32 %r5, %r1, 0xffff0101, %r4;
+//!                                             dp2a.hi.s32.s32 %r3, %r2, 0xffff0101, %r5;
 //! ```
 
 use crate::rewrite::{insert_before, reform};
@@ -134,8 +145,11 @@ fn lower_simd16(
     v: &Vop2,
     d: Value,
 ) -> Option<(&'static str, SmallVec<[Operand; 3]>)> {
-    if v.add || v.asel != [0, 1] || v.bsel != [2, 3] {
+    if v.asel != [0, 1] || v.bsel != [2, 3] {
         return None;
+    }
+    if v.add {
+        return lower_simd16_add(e, v, d);
     }
     let (a, b) = (Operand::Value(v.a), Operand::Value(v.b));
     let last: (&'static str, SmallVec<[Operand; 3]>) = match v.op {
@@ -195,6 +209,136 @@ fn lower_simd16(
             ("prmt.b32", smallvec![dv, cv, t, hex(0x7610)])
         }
     })
+}
+
+/// `vmin2`/`vmax2`/`vabsdiff2` with `.add` over both halves, sources of
+/// one signedness and the default selectors, on sm_90+: the per-half
+/// results packed by the 16x2 instruction, then summed into `c` by `dp2a`
+/// (weights 1, 1, extended by the sources' signedness). `vabsdiff2` is
+/// `max - min` per half, summed as `c + Σ max - Σ min` by two `dp2a`
+/// sharing one constant (bytes 1, 1 for `.lo`, -1, -1 for `.hi`). A
+/// single half is no shorter this way than one half extracted (measured),
+/// so it is left to the general lowering.
+fn lower_simd16_add(
+    e: &mut Emit,
+    v: &Vop2,
+    d: Value,
+) -> Option<(&'static str, SmallVec<[Operand; 3]>)> {
+    if v.aty != v.bty || v.halves != 3 {
+        return None;
+    }
+    let signed = v.aty == Type::S32;
+    let (min, max, sum_lo, sub_hi) = if signed {
+        (
+            "min.s16x2",
+            "max.s16x2",
+            "dp2a.lo.s32.u32",
+            "dp2a.hi.s32.s32",
+        )
+    } else {
+        (
+            "min.u16x2",
+            "max.u16x2",
+            "dp2a.lo.u32.u32",
+            "dp2a.hi.u32.s32",
+        )
+    };
+    let (a, b, c, dv) = (
+        Operand::Value(v.a),
+        Operand::Value(v.b),
+        Operand::Value(v.c),
+        Operand::Value(d),
+    );
+    match v.op {
+        Opcode::Vmin2 | Opcode::Vmax2 => {
+            let r = e.op(
+                if v.op == Opcode::Vmin2 { min } else { max },
+                smallvec![a, b],
+            );
+            Some((sum_lo, smallvec![dv, r, hex(0x0101), c]))
+        }
+        Opcode::Vabsdiff2 => {
+            let hi = e.op(max, smallvec![a.clone(), b.clone()]);
+            let lo = e.op(min, smallvec![a, b]);
+            let k = hex(0xffff_0101);
+            let t = e.op(sum_lo, smallvec![hi, k.clone(), c]);
+            Some((sub_hi, smallvec![dv, lo, k, t]))
+        }
+        _ => None,
+    }
+}
+
+/// `vadd2`/`vsub2` with `.add` (any types, selectors and mask) as `dp2a`
+/// (sm_61, PTX 5.0): `c` plus each written half's exact sum or difference
+/// is `c` plus a weighted sum of the four source half-words, and one
+/// `dp2a` adds a register's two half-words, extended by one type, times
+/// two byte weights. So one `dp2a` per source register and extension type
+/// used, two for the usual forms, chained through `c`. With two, both
+/// weight pairs share one constant (the first `dp2a.lo` reads its bytes 0
+/// and 1, the second `dp2a.hi` bytes 2 and 3): from sm_90 `IDP.2A` takes
+/// no immediate, and each distinct constant costs a `UMOV`. Returns the
+/// final instruction's text and operands, or `None` for any other
+/// operation.
+fn lower_add_dp2a(
+    e: &mut Emit,
+    v: &Vop2,
+    d: Value,
+) -> Option<(&'static str, SmallVec<[Operand; 3]>)> {
+    if !v.add || !matches!(v.op, Opcode::Vadd2 | Opcode::Vsub2) {
+        return None;
+    }
+    let sign = if v.op == Opcode::Vsub2 { -1 } else { 1 };
+    // Weights of (register a or b, signed extension) on its low and high
+    // half-words; pool half-word p is register p / 2, half p % 2.
+    let mut weights = [[[0i64; 2]; 2]; 2];
+    for h in 0..2 {
+        if v.halves & (1 << h) == 0 {
+            continue;
+        }
+        for (pool, ty, w) in [(v.asel[h], v.aty, 1), (v.bsel[h], v.bty, sign)] {
+            let (reg, half) = (usize::from(pool / 2), usize::from(pool % 2));
+            weights[reg][usize::from(ty == Type::S32)][half] += w;
+        }
+    }
+    // [.hi][a signed][b bytes signed]
+    const DP2A: [[[&str; 2]; 2]; 2] = [
+        [
+            ["dp2a.lo.u32.u32", "dp2a.lo.u32.s32"],
+            ["dp2a.lo.s32.u32", "dp2a.lo.s32.s32"],
+        ],
+        [
+            ["dp2a.hi.u32.u32", "dp2a.hi.u32.s32"],
+            ["dp2a.hi.s32.u32", "dp2a.hi.s32.s32"],
+        ],
+    ];
+    // (register, a signed, bytes signed, the two weights as bytes)
+    let mut terms: SmallVec<[(Value, usize, usize, u64); 4]> = SmallVec::new();
+    for (reg, by_ty) in weights.iter().enumerate() {
+        for (signed, w) in by_ty.iter().enumerate() {
+            if *w == [0, 0] {
+                continue;
+            }
+            let negative = usize::from(w.iter().any(|x| *x < 0));
+            let bytes = (w[0] as u64 & 0xff) | (w[1] as u64 & 0xff) << 8;
+            terms.push((if reg == 0 { v.a } else { v.b }, signed, negative, bytes));
+        }
+    }
+    let shared = (terms.len() == 2).then(|| terms[0].3 | terms[1].3 << 16);
+    let mut acc = Operand::Value(v.c);
+    let n = terms.len();
+    for (k, (src, signed, negative, bytes)) in terms.into_iter().enumerate() {
+        let hi = usize::from(shared.is_some() && k == 1);
+        let text = DP2A[hi][signed][negative];
+        let ops: SmallVec<[Operand; 3]> =
+            smallvec![Operand::Value(src), hex(shared.unwrap_or(bytes)), acc];
+        if k + 1 == n {
+            let mut last: SmallVec<[Operand; 3]> = smallvec![Operand::Value(d)];
+            last.extend(ops);
+            return Some((text, last));
+        }
+        acc = e.op(text, ops);
+    }
+    Some(("mov.b32", smallvec![Operand::Value(d), acc]))
 }
 
 fn hex(x: u64) -> Operand {
@@ -329,7 +473,13 @@ fn result_range(v: &Vop2) -> (i64, i64) {
 /// operation exact in 32 bits, `.sat` as a clamp, then the halves packed
 /// with one `prmt` (merging `c` where the mask leaves a half) or summed
 /// into `c` (`.add`). Returns the final instruction's text and operands.
-fn lower_general(e: &mut Emit, v: &Vop2, d: Value) -> (&'static str, SmallVec<[Operand; 3]>) {
+fn lower_general(
+    e: &mut Emit,
+    v: &Vop2,
+    d: Value,
+    cvt_pack: bool,
+    sad: bool,
+) -> (&'static str, SmallVec<[Operand; 3]>) {
     let (av, bv, cv) = (
         Operand::Value(v.a),
         Operand::Value(v.b),
@@ -349,6 +499,33 @@ fn lower_general(e: &mut Emit, v: &Vop2, d: Value) -> (&'static str, SmallVec<[O
             e.op("and.b32", smallvec![src, imm(0xffff)])
         }
     };
+    let dv = Operand::Value(d);
+    if sad && v.add && v.op == Opcode::Vabsdiff2 {
+        // c + |x0 - y0| + |x1 - y1| as a chain of `sad` through c.
+        let written: SmallVec<[usize; 2]> = (0..2).filter(|h| v.halves & (1 << h) != 0).collect();
+        let mut acc = cv.clone();
+        for (k, &h) in written.iter().enumerate() {
+            let x = extract(e, v.asel[h], v.aty);
+            let y = extract(e, v.bsel[h], v.bty);
+            if k + 1 == written.len() {
+                return ("sad.s32", smallvec![dv, x, y, acc]);
+            }
+            acc = e.op("sad.s32", smallvec![x, y, acc]);
+        }
+        return ("mov.b32", smallvec![dv, cv]);
+    }
+    let (lo, hi) = if v.dty == Type::S32 {
+        (-32768i64, 32767i64)
+    } else {
+        (0, 65535)
+    };
+    let (rlo, rhi) = result_range(v);
+    // `cvt.pack.sat` (sm_72, PTX 6.5) clamps and packs: one instruction
+    // for both halves in place of a clamp per crossed bound and the
+    // `prmt`, and one more than the `prmt` merge for a single half, so it
+    // pays there only when both bounds need a clamp.
+    let clamps = u32::from(rlo < lo) + u32::from(rhi > hi);
+    let pack = cvt_pack && v.sat && clamps > 0 && (v.halves == 3 || clamps == 2);
     let mut r: [Option<Operand>; 2] = [None, None];
     for (h, slot) in r.iter_mut().enumerate() {
         if v.halves & (1 << h) == 0 {
@@ -359,6 +536,7 @@ fn lower_general(e: &mut Emit, v: &Vop2, d: Value) -> (&'static str, SmallVec<[O
         let mut t = match v.op {
             Opcode::Vadd2 => e.op("add.s32", smallvec![x, y]),
             Opcode::Vsub2 => e.op("sub.s32", smallvec![x, y]),
+            Opcode::Vabsdiff2 if sad => e.op("sad.s32", smallvec![x, y, imm(0)]),
             Opcode::Vabsdiff2 => {
                 let s = e.op("sub.s32", smallvec![x, y]);
                 e.op("abs.s32", smallvec![s])
@@ -379,14 +557,8 @@ fn lower_general(e: &mut Emit, v: &Vop2, d: Value) -> (&'static str, SmallVec<[O
                 }
             }
         };
-        if v.sat {
-            let (lo, hi) = if v.dty == Type::S32 {
-                (-32768i64, 32767i64)
-            } else {
-                (0, 65535)
-            };
+        if v.sat && !pack {
             // Only the bounds the result can cross need a clamp.
-            let (rlo, rhi) = result_range(v);
             if rlo < lo {
                 t = e.op("max.s32", smallvec![t, Operand::Imm(Imm::int(lo))]);
             }
@@ -396,7 +568,28 @@ fn lower_general(e: &mut Emit, v: &Vop2, d: Value) -> (&'static str, SmallVec<[O
         }
         *slot = Some(t);
     }
-    let dv = Operand::Value(d);
+    if pack {
+        // Both halves clamped and packed in one instruction; a single
+        // half is packed twice (the clamped value in both halves) so that
+        // the merge below takes the right bytes either way.
+        let text = if v.dty == Type::S32 {
+            "cvt.pack.sat.s16.s32"
+        } else {
+            "cvt.pack.sat.u16.s32"
+        };
+        return match (r[0].take(), r[1].take()) {
+            (Some(x), Some(y)) => (text, smallvec![dv, y, x]),
+            (Some(x), None) => {
+                let p = e.op(text, smallvec![x.clone(), x]);
+                ("prmt.b32", smallvec![dv, p, cv, hex(0x7610)])
+            }
+            (None, Some(y)) => {
+                let p = e.op(text, smallvec![y.clone(), y]);
+                ("prmt.b32", smallvec![dv, cv, p, hex(0x5410)])
+            }
+            (None, None) => ("mov.b32", smallvec![dv, cv]),
+        };
+    }
     if v.add {
         return match (r[0].take(), r[1].take()) {
             (Some(x), Some(y)) => {
@@ -427,6 +620,11 @@ impl Pass for LowerVsub2 {
         let lop3 = am.target.is_none_or(|t| t.sm >= 50);
         // Only where the module's version already has them: no raise.
         let simd16 = am.target.is_some_and(|t| t.allows(Feature::Simd16x2));
+        let dp2a = am.target.is_some_and(|t| t.allows(Feature::Dp2a));
+        let cvt_pack = am.target.is_some_and(|t| t.allows(Feature::CvtPack16));
+        // `sad.s32` is one SASS instruction (`VABSDIFF`, accumulating) up to
+        // sm_110 and emulated in three from sm_120 (measured, ptxas 13.5).
+        let sad = am.target.is_some_and(|t| t.sm < 120);
         let insts = f.layout_insts();
         let mut changed = false;
         for i in insts {
@@ -445,9 +643,17 @@ impl Pass for LowerVsub2 {
             if !pays(&v) {
                 continue;
             }
+            if dp2a {
+                let mut e = Emit { f, at: i };
+                if let Some((text, operands)) = lower_add_dp2a(&mut e, &v, d) {
+                    reform(f, i, text, operands);
+                    changed = true;
+                    continue;
+                }
+            }
             if !swar(&v) {
                 let mut e = Emit { f, at: i };
-                let (text, operands) = lower_general(&mut e, &v, d);
+                let (text, operands) = lower_general(&mut e, &v, d, cvt_pack, sad);
                 reform(f, i, text, operands);
                 changed = true;
                 continue;

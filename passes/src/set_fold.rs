@@ -21,8 +21,9 @@
 //! comparison (`.BoolOp`, `c`/`!c` and `.ftz` kept).
 //!
 //! Further rules: `and`/`or`/`xor` of two `set` results is one `set` with
-//! that `.BoolOp` over the other's `setp`; `not` of an integer `set` is the
-//! `set` of the complement comparison; a lone `setp` + `selp -1, 0` (or
+//! that `.BoolOp` over the other's `setp`; `not` of an integer `set`
+//! (spelled `not.b32` or `xor.b32` with `-1`, either way round) is the
+//! `set` of the complement comparison, De Morgan through a `.BoolOp`; a lone `setp` + `selp -1, 0` (or
 //! `1.0, 0.0`, either order) — what LLVM writes — becomes one `set`;
 //! `selp` with equal arms is a copy; `selp` of a `selp` on the same
 //! predicate takes the inner arm; `slct` with an immediate selector is a
@@ -738,17 +739,20 @@ fn fold_set_logic(f: &mut Function, uses: &Uses) -> bool {
             let form = set_form(f, s)?;
             single(*v).then_some((s, form))
         };
+        // The complement of a -1/0 set, spelled `not.b32 d, s` or (as
+        // LLVM and nvcc write it) `xor.b32 d, s, -1` either way round.
+        let ones = |o: &Operand| imm(o).is_some_and(|x| x & 0xffff_ffff == 0xffff_ffff);
+        let negated = match (info.opcode, &d.operands[..]) {
+            (Opcode::Not, [_, s]) => Some(s),
+            (Opcode::Xor, [_, s, k]) | (Opcode::Xor, [_, k, s]) if ones(k) => Some(s),
+            _ => None,
+        };
         let bool_op = match info.opcode {
-            Opcode::And => BoolOp::And,
-            Opcode::Or => BoolOp::Or,
-            Opcode::Xor => BoolOp::Xor,
-            Opcode::Not => {
-                // not of a -1/0 set: the complement set.
-                let Some((s, (dt, st, _))) = d.operands.get(1).and_then(set_of) else {
+            _ if negated.is_some() => {
+                let Some((s, (dt, st, _))) = negated.and_then(set_of) else {
                     continue;
                 };
-                if dt == Type::F32
-                    || d.operands.len() != 2
+                if !matches!(dt, Type::U32 | Type::S32)
                     || info.last_type().is_none_or(|t| t.bits() != 32)
                 {
                     continue;
@@ -770,6 +774,9 @@ fn fold_set_logic(f: &mut Function, uses: &Uses) -> bool {
                 changed = true;
                 continue;
             }
+            Opcode::And => BoolOp::And,
+            Opcode::Or => BoolOp::Or,
+            Opcode::Xor => BoolOp::Xor,
             _ => continue,
         };
         if d.operands.len() != 3 || info.last_type().is_none_or(|t| t.bits() != 32) {

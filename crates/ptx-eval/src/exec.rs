@@ -1990,6 +1990,37 @@ fn exec(
                 };
             }
         }
+        Opcode::Cvt if word("pack") => {
+            // cvt.pack.sat.T.s32 d, a, b{, c}: a and b clamped to T, b in
+            // the low bits and a above it; for the sub-16-bit types the
+            // bits above come from c's low bits.
+            let tys: Vec<Type> = info.types().collect();
+            let (Some(&cty), true) = (tys.first(), word("sat")) else {
+                return Err(unsupported());
+            };
+            let size = cty.bits();
+            if !matches!(size, 8 | 16) || d.operands.len() != 3 + usize::from(size == 8) {
+                return Err(unsupported());
+            }
+            let (lo, hi) = if cty.is_signed() {
+                (-(1i64 << (size - 1)), (1i64 << (size - 1)) - 1)
+            } else {
+                (0, (1i64 << size) - 1)
+            };
+            let (a, b) = (s(1, Type::S32, w, cta, m)?, s(2, Type::S32, w, cta, m)?);
+            let c = if size == 8 {
+                Some(s(3, Type::B32, w, cta, m)?)
+            } else {
+                None
+            };
+            let field = (1u64 << size) - 1;
+            for lane in 0..32 {
+                let clamp = |x: u64| (sext(x, 32).clamp(lo, hi) as u64) & field;
+                let packed = clamp(a.v[lane]) << size | clamp(b.v[lane]);
+                let above = c.as_ref().map_or(0, |c| c.v[lane] << (2 * size));
+                out[lane] = (packed | above) & 0xffff_ffff;
+            }
+        }
         Opcode::Cvt => {
             let mut tys = info.types();
             let (dty, sty) = (
@@ -2310,6 +2341,66 @@ fn exec(
                         msb
                     }
                 };
+            }
+        }
+        Opcode::Other if &*info.mnemonic == "sad" && !ty.is_float() => {
+            // d = c + |a - b|, the difference exact at the type's width.
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane] & mb, b.v[lane] & mb);
+                let diff = if ty.is_signed() {
+                    sext(x, bits).abs_diff(sext(y, bits))
+                } else {
+                    x.abs_diff(y)
+                };
+                out[lane] = c.v[lane].wrapping_add(diff) & mb;
+            }
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "dp2a" | "dp4a") => {
+            // d = c + the products of a's parts (half-words for dp2a,
+            // bytes for dp4a) and b's bytes (dp2a: bytes 0, 1, or 2, 3
+            // under `.hi`), each extended by its operand's type, in 32
+            // bits.
+            let tys: Vec<Type> = info.types().collect();
+            let [aty, bty] = tys[..] else {
+                return Err(unsupported());
+            };
+            let (a, b, c) = (
+                s(1, Type::U32, w, cta, m)?,
+                s(2, Type::U32, w, cta, m)?,
+                s(3, Type::U32, w, cta, m)?,
+            );
+            let two = &*info.mnemonic == "dp2a";
+            // `.hi` parses as the compare operator `hi`.
+            let first_byte = if two && info.mods.contains(&Mod::Cmp(CmpOp::Hi)) {
+                2
+            } else {
+                0
+            };
+            let part = |x: u64, width: u32, k: u32, ty: Type| -> i64 {
+                let v = (x >> (width * k)) & ((1 << width) - 1);
+                if ty.is_signed() {
+                    sext(v, width)
+                } else {
+                    v as i64
+                }
+            };
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane], b.v[lane]);
+                let mut acc = c.v[lane] as i64;
+                for k in 0..if two { 2 } else { 4 } {
+                    let xa = if two {
+                        part(x, 16, k, aty)
+                    } else {
+                        part(x, 8, k, aty)
+                    };
+                    acc = acc.wrapping_add(xa * part(y, 8, first_byte + k, bty));
+                }
+                out[lane] = acc as u64 & 0xffff_ffff;
             }
         }
         Opcode::Other if &*info.mnemonic == "mul24" => {

@@ -152,6 +152,11 @@ pub enum Feature {
     /// `add.sat` on 16x2 exists only for sm_120a from PTX 9.2 and is not
     /// part of this feature).
     Simd16x2,
+    /// `dp2a.{lo,hi}.{u32,s32}.{u32,s32}` (PTX 5.0, sm_61): one `IDP.2A`.
+    Dp2a,
+    /// `cvt.pack.sat.{u16,s16}.s32 d, a, b` (PTX 6.5, sm_72): both values
+    /// clamped and packed, `a` high, in one `I2IP`.
+    CvtPack16,
 }
 
 impl Feature {
@@ -167,6 +172,8 @@ impl Feature {
             Feature::CompareF16 => (PtxVersion(4, 2), 53),
             Feature::CompareBf16 => (PtxVersion(7, 8), 90),
             Feature::Simd16x2 => (PtxVersion(8, 0), 90),
+            Feature::Dp2a => (PtxVersion(5, 0), 61),
+            Feature::CvtPack16 => (PtxVersion(6, 5), 72),
         }
     }
 
@@ -242,5 +249,8 @@ mod tests {
         assert!(Feature::Simd16x2.allowed(sm90, PtxVersion(8, 0)));
         assert!(!Feature::Simd16x2.allowed(sm90, PtxVersion(7, 8)));
         assert!(!Feature::Simd16x2.allowed(sm80, PtxVersion(8, 8)));
+        assert!(Feature::CvtPack16.allowed(sm80, PtxVersion(6, 5)));
+        assert!(!Feature::CvtPack16.allowed(sm80, PtxVersion(6, 4)));
+        assert!(!Feature::Dp2a.allowed(sm60, PtxVersion(7, 0)));
     }
 }

@@ -133,7 +133,7 @@ fn every_selector_pair_is_bit_exact() {
 }
 
 /// On sm_90 with PTX 8.0 the forms the `.u16x2`/`.s16x2` instructions
-/// express use them (one to three instructions), bit-exact on every pair
+/// express use them (one to four instructions), bit-exact on every pair
 /// of edge half-word pairs and 10,000 random triples; with PTX 7.8 (no
 /// such instructions) none appear.
 #[test]
@@ -146,8 +146,13 @@ fn simd16x2_forms_on_sm90_are_bit_exact() {
         for mask in ["", ".h0", ".h1"] {
             let inst = format!("{} %r3{mask}, %r1, %r2, %r3;", form.spelling());
             let minmax = op == "vmin2" || op == "vmax2";
-            let expect = mode != ".add"
-                && (minmax && a == b || mode.is_empty() && (op == "vadd2" || op == "vsub2"));
+            // .add over both halves: vmin2/vmax2/vabsdiff2 with agreeing
+            // sources, summed by dp2a.
+            let add16 =
+                mode == ".add" && mask.is_empty() && a == b && (minmax || op == "vabsdiff2");
+            let expect = add16
+                || mode != ".add"
+                    && (minmax && a == b || mode.is_empty() && (op == "vadd2" || op == "vsub2"));
             let src = kernel_for(&inst, "8.0", "sm_90");
             let out = process_with(src.as_bytes(), &cfg).unwrap().text;
             assert_eq!(out.contains("16x2"), expect, "{inst}\n{out}");
@@ -162,6 +167,7 @@ fn simd16x2_forms_on_sm90_are_bit_exact() {
         }
     }
     // vadd2, vsub2: 8 type triples × 3 masks; vmin2, vmax2: 4 triples with
-    // agreeing sources × plain/.sat × 3 masks.
-    assert_eq!(used, 2 * 8 * 3 + 2 * 4 * 2 * 3);
+    // agreeing sources × plain/.sat × 3 masks; .add over both halves: 3
+    // operations × 4 triples.
+    assert_eq!(used, 2 * 8 * 3 + 2 * 4 * 2 * 3 + 3 * 4);
 }

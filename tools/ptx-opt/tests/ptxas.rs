@@ -160,9 +160,18 @@ fn ptxas_accepts_every_vop2_lowering() {
     std::fs::create_dir_all(&tmp).unwrap();
     let cfg = vop2_harness::lower_config();
     let mut failures = Vec::new();
-    for target in ["sm_75", "sm_80", "sm_90", "sm_100", "sm_120"] {
+    // PTX 6.4 is below cvt.pack's 6.5; 8.7 has the 16x2 forms from sm_90.
+    for (target, version) in [
+        ("sm_75", "6.4"),
+        ("sm_75", "6.5"),
+        ("sm_75", "8.7"),
+        ("sm_80", "8.7"),
+        ("sm_90", "8.7"),
+        ("sm_100", "8.7"),
+        ("sm_120", "8.7"),
+    ] {
         let src = format!(
-            ".version 8.7\n.target {target}\n.address_size 64\n\
+            ".version {version}\n.target {target}\n.address_size 64\n\
              .visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<{n}>;\n\t.reg .b64 %rd<2>;\n\
              \tld.param.u64 %rd1, [p];\n\tld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n\
              {body}\tst.global.u32 [%rd1], %r4;\n\tret;\n}}\n"
@@ -170,7 +179,13 @@ fn ptxas_accepts_every_vop2_lowering() {
         let out = ptx_opt::process_with(src.as_bytes(), &cfg).unwrap().text;
         assert!(!out.contains("vsub2.s32"), "{target}: not lowered");
         assert_eq!(out.contains("16x2"), target != "sm_75" && target != "sm_80");
-        let file = tmp.join(format!("{target}.ptx"));
+        assert_eq!(
+            out.contains("cvt.pack.sat"),
+            version != "6.4",
+            "{target} {version}"
+        );
+        assert!(out.contains("dp2a.lo"), "{target} {version}");
+        let file = tmp.join(format!("{target}-{version}.ptx"));
         std::fs::write(&file, &out).unwrap();
         if let Err(e) = assembles(&ptxas, target, &file) {
             failures.push(format!("{target}: {e}"));

@@ -357,3 +357,64 @@ fn half_precision_sets_fold() {
         }
     }
 }
+
+/// The complement of a -1/0 mask in every spelling LLVM and nvcc write
+/// (`not`, `xor` with `-1` either way round or as `0xffffffff`), of a
+/// `set` or of LLVM's `setp` + `selp -1, 0`, with each `.BoolOp` (De
+/// Morgan: `!(t and c)` is `!t or !c`, floats by the unordered
+/// complement): each becomes one `set`, bit-exact on the edge values (NaN,
+/// ±0, ±inf, INT_MIN, …) with `c` both ways.
+#[test]
+fn negation_spellings_fold_to_one_set() {
+    let negations = [
+        "not.b32 %r20, %r4;",
+        "xor.b32 %r20, %r4, -1;",
+        "xor.b32 %r20, -1, %r4;",
+        "xor.b32 %r20, %r4, 0xffffffff;",
+    ];
+    for (c, ty) in comparisons() {
+        for bool_op in ["", ".and", ".or", ".xor"] {
+            let q = match bool_op {
+                "" => "",
+                ".or" => ", !%p9",
+                _ => ", %p9",
+            };
+            let sources = [
+                format!("set.{c}{bool_op}.u32.{ty} %r4, %r1, %r2{q};"),
+                format!("set.{c}{bool_op}.s32.{ty} %r4, %r1, %r2{q};"),
+                format!("setp.{c}{bool_op}.{ty} %p1, %r1, %r2{q};\nselp.b32 %r4, -1, 0, %p1;"),
+            ];
+            for src in &sources {
+                for neg in negations {
+                    let out = check(&format!("{src}\n{neg}"), true);
+                    let body: Vec<&str> = out
+                        .lines()
+                        .filter(|l| l.contains("\t%r20,") && !l.contains("mov.u32"))
+                        .collect();
+                    assert!(
+                        body.len() == 1 && body[0].contains("\tset."),
+                        "not one set:\n{out}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A negation that must stay: the set is read elsewhere too, `xor` with
+/// another constant, a 1.0/0.0 set.
+#[test]
+fn negations_that_must_stay() {
+    check(
+        "set.lt.u32.s32 %r4, %r1, %r2;\nxor.b32 %r20, %r4, -1;\nst.global.u32 [%rd4], %r4;",
+        false,
+    );
+    check(
+        "set.lt.u32.s32 %r4, %r1, %r2;\nxor.b32 %r20, %r4, -2;",
+        false,
+    );
+    check(
+        "set.lt.f32.s32 %r4, %r1, %r2;\nxor.b32 %r20, %r4, -1;",
+        false,
+    );
+}
