@@ -1,7 +1,8 @@
 //! Differential checking of a transformation: run a kernel before and after
 //! on random launches and compare what it stores.
 //!
-//! Each launch draws a CTA shape (1 to 128 threads, 1 or 2 CTAs) and a
+//! Each launch draws a CTA shape (1 to 128 threads, whole warps for a
+//! kernel that shuffles; 1 or 2 CTAs) and a
 //! random parameter block; global memory accepts every address and reads
 //! never-written bytes as a seeded hash of the address, so any kernel runs
 //! without set-up. The observable behaviour is the sequence of global
@@ -185,6 +186,9 @@ struct Trial {
 struct Draws {
     /// Offset and size of each parameter.
     slots: Vec<(u64, u64)>,
+    /// The kernel shuffles (`shfl.sync`): its CTAs are whole warps, since
+    /// a membermask naming lanes past the last thread is undefined.
+    whole_warps: bool,
     size: usize,
     rng: u64,
     drawn: u32,
@@ -197,18 +201,28 @@ impl Draws {
             ^ f.name
                 .bytes()
                 .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+        let whole_warps = f
+            .layout_insts()
+            .into_iter()
+            .any(|i| &*f.op(i).mnemonic == "shfl");
         Draws {
             slots,
+            whole_warps,
             size: size as usize,
             rng,
             drawn: 0,
         }
     }
 
-    /// A CTA of 1 to 128 threads, 1 or 2 CTAs, random parameters; the
-    /// first launch of a kernel with 32-bit parameters is bit-sliced.
+    /// A CTA of 1 to 128 threads (32, 64, 96 or 128 for a kernel that
+    /// shuffles), 1 or 2 CTAs, random parameters; the first launch of a
+    /// kernel with 32-bit parameters is bit-sliced.
     fn next(&mut self) -> Trial {
-        let threads = 1 + (splitmix(&mut self.rng) % 128) as u32;
+        let threads = if self.whole_warps {
+            32 * (1 + (splitmix(&mut self.rng) % 4) as u32)
+        } else {
+            1 + (splitmix(&mut self.rng) % 128) as u32
+        };
         let grid = 1 + (splitmix(&mut self.rng) % 2) as u32;
         let mut params = self.random_params();
         let bit_sliced = self.drawn == 0 && self.slots.iter().any(|&(_, len)| len == 4);

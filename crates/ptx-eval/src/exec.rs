@@ -2062,6 +2062,82 @@ fn exec(
                 };
             }
         }
+        Opcode::Other if &*info.mnemonic == "shfl" && word("sync") => {
+            // shfl.sync.MODE.b32 d[|p], a, b, c, membermask (PTX ISA
+            // 9.7.9.6): lane j's a, j from b (lane or offset, 5 bits) per
+            // mode, within the segment c[12:8] masks and clamped by
+            // c[4:0]; out of range, a thread reads its own a and p is
+            // false. Every lane the membermask names must execute this
+            // shfl and every executing lane must be named: otherwise the
+            // ISA leaves it undefined, and the evaluator says so.
+            let (a, b, c, mm) = (
+                s(1, Type::B32, w, cta, m)?,
+                s(2, Type::U32, w, cta, m)?,
+                s(3, Type::U32, w, cta, m)?,
+                s(4, Type::U32, w, cta, m)?,
+            );
+            let first = run.trailing_zeros() as usize;
+            let members = mm.v[first] as u32;
+            if (0..32).any(|l| run & (1 << l) != 0 && mm.v[l] as u32 != members) {
+                return Err(EvalError::new(
+                    pos,
+                    "shfl.sync: lanes disagree on the membermask",
+                ));
+            }
+            if run & !members != 0 {
+                return Err(EvalError::new(
+                    pos,
+                    format!(
+                        "shfl.sync: lanes 0x{:08x} execute it but the membermask 0x{members:08x} leaves them out (undefined)",
+                        run & !members
+                    ),
+                ));
+            }
+            if members & !run != 0 {
+                return Err(EvalError::new(
+                    pos,
+                    format!(
+                        "shfl.sync: the membermask 0x{members:08x} names lanes 0x{:08x} that are exited or do not execute it (undefined)",
+                        members & !run
+                    ),
+                ));
+            }
+            let mode = ["up", "down", "bfly", "idx"]
+                .into_iter()
+                .find(|x| word(x))
+                .ok_or_else(unsupported)?;
+            let mut pred = [0u64; 32];
+            for lane in 0..32 {
+                if run & (1 << lane) == 0 {
+                    continue;
+                }
+                let (bval, cval) = (b.v[lane] as i64 & 0x1f, c.v[lane] as i64 & 0x1f);
+                let segmask = (c.v[lane] as i64 >> 8) & 0x1f;
+                let l = lane as i64;
+                let max_lane = (l & segmask) | (cval & !segmask);
+                let min_lane = l & segmask;
+                let (j, ok) = match mode {
+                    "up" => (l - bval, l - bval >= max_lane),
+                    "down" => (l + bval, l + bval <= max_lane),
+                    "bfly" => (l ^ bval, (l ^ bval) <= max_lane),
+                    _ => {
+                        let j = min_lane | (bval & !segmask);
+                        (j, j <= max_lane)
+                    }
+                };
+                let src = if ok { j as usize } else { lane };
+                out[lane] = a.v[src] & 0xffff_ffff;
+                pred[lane] = u64::from(ok);
+            }
+            if let Some(Operand::Pair(d, p)) = dest {
+                for (v, vals) in [(d, &out), (p, &pred)] {
+                    if let Some(v) = v {
+                        set_result(w, f, &Operand::Value(*v), vals, run);
+                    }
+                }
+                return Ok(());
+            }
+        }
         Opcode::Activemask => out = [mask as u64; 32],
         Opcode::Vote => {
             let sync = word("sync");
@@ -2257,6 +2333,42 @@ fn exec(
             }
             if conflicting(&mut addrs) {
                 m.unordered += 1;
+            }
+        }
+        Opcode::Other
+            if ty.is_float()
+                && (word("approx") || word("full"))
+                && matches!(
+                    &*info.mnemonic,
+                    "div" | "rcp" | "sqrt" | "rsqrt" | "lg2" | "ex2" | "sin" | "cos"
+                ) =>
+        {
+            // The approximate forms, modelled as the correctly rounded
+            // value of the function (the hardware is within the ISA's
+            // bound of it: docs/evaluator.md); `.ftz` flushes subnormal
+            // inputs and results to zero, keeping the sign; NaN results
+            // are the canonical NaN.
+            let ftz = word("ftz") && ty == Type::F32;
+            let flush = |x: u64| if ftz { flush_f32(x) } else { x };
+            let a = s(1, ty, w, cta, m)?;
+            let b = if &*info.mnemonic == "div" {
+                Some(s(2, ty, w, cta, m)?)
+            } else {
+                None
+            };
+            for lane in 0..32 {
+                let x = to_f64(flush(a.v[lane]), ty);
+                let r = match &*info.mnemonic {
+                    "div" => x / to_f64(flush(b.as_ref().map_or(0, |b| b.v[lane])), ty),
+                    "rcp" => 1.0 / x,
+                    "sqrt" => x.sqrt(),
+                    "rsqrt" => 1.0 / x.sqrt(),
+                    "lg2" => x.log2(),
+                    "ex2" => x.exp2(),
+                    "sin" => x.sin(),
+                    _ => x.cos(),
+                };
+                out[lane] = nan_result(flush(from_f64(r, ty)), ty, &[]);
             }
         }
         Opcode::Other if matches!(&*info.mnemonic, "div" | "sqrt") && ty.is_float() => {
@@ -2474,7 +2586,9 @@ fn exec(
                 out[lane] = if left { (pair << n) >> 32 } else { pair >> n } & 0xffff_ffff;
             }
         }
-        Opcode::Other if &*info.mnemonic == ".pragma" => return Ok(()),
+        // `.pragma` interns with an empty mnemonic (its text is the
+        // directive); it changes nothing at run time.
+        Opcode::Other if &*info.text == ".pragma" => return Ok(()),
         _ => return Err(unsupported()),
     }
     if let Some(o) = dest {

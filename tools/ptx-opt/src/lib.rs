@@ -554,6 +554,23 @@ pub struct CheckTally {
     pub compared: std::sync::atomic::AtomicU64,
     /// Launches drawn.
     pub drawn: std::sync::atomic::AtomicU64,
+    /// The same per function, by name, with why its launches could not
+    /// run when none did.
+    pub functions: std::sync::Mutex<std::collections::BTreeMap<String, FunctionCheck>>,
+}
+
+/// What `--check-each` did for one function, over all its checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FunctionCheck {
+    /// Checks run (one per pass that ran on it, and leaving SSA).
+    pub checks: u64,
+    /// Launches compared.
+    pub compared: u64,
+    /// Launches drawn.
+    pub drawn: u64,
+    /// The evaluator's error on the first launch of the first check that
+    /// compared none (the reason they were skipped).
+    pub skipped_because: Option<String>,
 }
 
 /// [`check_each`], adding what each check compared to `tally`.
@@ -565,15 +582,29 @@ pub fn check_each_counting(
     ptx_passes::manager::PassCheck(std::sync::Arc::new(
         move |pass: &str, before: &ptx_ir::Function, after: &ptx_ir::Function| {
             CHECK_CONTEXT
-                .with(|c| ptx_eval::check::check_function(&c.borrow(), before, after, launches))
-                .map(|n| {
+                .with(|c| {
+                    let context = c.borrow();
+                    let n = ptx_eval::check::check_function(&context, before, after, launches)?;
                     if let Some(t) = &tally {
                         t.checks.fetch_add(1, Relaxed);
                         t.compared.fetch_add(u64::from(n), Relaxed);
                         t.drawn.fetch_add(u64::from(launches), Relaxed);
+                        let mut map = t.functions.lock().unwrap_or_else(|e| e.into_inner());
+                        let e = map.entry(before.name.to_string()).or_default();
+                        e.checks += 1;
+                        e.compared += u64::from(n);
+                        e.drawn += u64::from(launches);
+                        if n == 0 && e.skipped_because.is_none() && before.has_body {
+                            e.skipped_because = Some(
+                                ptx_eval::check::probe(&context, before)
+                                    .err()
+                                    .unwrap_or_else(|| "no launch completed".into()),
+                            );
+                        }
                     }
+                    Ok(())
                 })
-                .map_err(|m| {
+                .map_err(|m: ptx_eval::check::Mismatch| {
                     format!(
                     "check-each: pass '{pass}' changed the behaviour of '{}'\n  launch: {}\n  {}",
                     before.name, m.launch, m.detail

@@ -23,6 +23,10 @@ struct Options {
     print_pipeline: bool,
     debug_only: Vec<String>,
     config: Config,
+    /// What `--check-each` compared, per function.
+    check_tally: Option<std::sync::Arc<ptx_opt::CheckTally>>,
+    /// `--check-each-strict`: a function with no launch compared is an error.
+    check_strict: bool,
 }
 
 const USAGE: &str = "\
@@ -45,7 +49,10 @@ OPTIONS (one dash or two):
   --print-changed           dump the IR after each pass that changed it
   --verify-each             verify after every pass
   --check-each[=N]          run each kernel before and after every pass on N
-                            random launches (default 64) and compare stores
+                            random launches (default 64) and compare stores;
+                            warns for a function none of whose launches the
+                            evaluator could run (--stats: counts per function)
+  --check-each-strict       that warning is an error (implies --check-each)
   --time-passes             report the time spent in each pass
   --debug-pass-manager      log each pass as it runs
   --opt-bisect-limit=<N>    run only the first N pass executions
@@ -155,8 +162,12 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                         .map_err(|_| format!("invalid value '{v}' for -check-each"))?,
                     None => 64,
                 };
-                o.config.instrumentation.check_each = Some(ptx_opt::check_each(n));
+                let tally = std::sync::Arc::new(ptx_opt::CheckTally::default());
+                o.config.instrumentation.check_each =
+                    Some(ptx_opt::check_each_counting(n, Some(tally.clone())));
+                o.check_tally = Some(tally);
             }
+            "check-each-strict" => o.check_strict = true,
             "debug-pass-manager" => o.config.instrumentation.debug_pass_manager = true,
             "time-passes" => o.config.time_passes = true,
             "stats" => o.config.stats = true,
@@ -198,6 +209,12 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             }
             _ => return Err(format!("unknown option '{a}'")),
         }
+    }
+    if o.check_strict && o.check_tally.is_none() {
+        let tally = std::sync::Arc::new(ptx_opt::CheckTally::default());
+        o.config.instrumentation.check_each =
+            Some(ptx_opt::check_each_counting(64, Some(tally.clone())));
+        o.check_tally = Some(tally);
     }
     if o.passes.is_some() && o.level.is_some() {
         return Err("cannot specify -O# and -passes=; use -passes='default<O#>,other-pass'".into());
@@ -320,6 +337,9 @@ fn run(opts: &Options) -> Result<(), String> {
         }
     };
     eprint!("{}", out.log);
+    if let Some(tally) = &opts.check_tally {
+        report_checks(tally, opts.config.stats, opts.check_strict)?;
+    }
     match opts.output.as_deref() {
         None | Some("-") => {
             let mut stdout = std::io::stdout().lock();
@@ -331,6 +351,39 @@ fn run(opts: &Options) -> Result<(), String> {
         Some(path) => write_atomically(Path::new(path), out.text.as_bytes())
             .map_err(|e| format!("ptx-opt: error: cannot write '{path}': {e}\n")),
     }
+}
+
+/// What `--check-each` compared: per function under `--stats`; a warning
+/// for each function none of whose launches could run (the evaluator's
+/// reason), an error instead under `--check-each-strict`.
+fn report_checks(tally: &ptx_opt::CheckTally, stats: bool, strict: bool) -> Result<(), String> {
+    let map = tally.functions.lock().unwrap_or_else(|e| e.into_inner());
+    let mut unchecked = 0;
+    for (name, c) in map.iter() {
+        if stats {
+            eprintln!(
+                "check-each: '{name}': {} of {} launches compared over {} checks",
+                c.compared, c.drawn, c.checks
+            );
+        }
+        if c.compared == 0 {
+            unchecked += 1;
+            let why = c
+                .skipped_because
+                .as_deref()
+                .unwrap_or("no launch completed");
+            eprintln!(
+                "ptx-opt: {}: --check-each compared no launch of '{name}': {why}",
+                if strict { "error" } else { "warning" }
+            );
+        }
+    }
+    if strict && unchecked > 0 {
+        return Err(format!(
+            "ptx-opt: error: --check-each-strict: {unchecked} function(s) had no launch compared\n"
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `data` to a temporary file next to `path`, then renames it over

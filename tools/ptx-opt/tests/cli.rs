@@ -398,3 +398,53 @@ fn output_to_a_fifo_writes_through_it() {
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     assert!(reader.join().unwrap().contains(".target sm_80"));
 }
+
+/// `--check-each` says what it compared: a kernel none of whose launches
+/// the evaluator can run gets a warning naming it and the reason;
+/// `--check-each-strict` makes that an error (exit 1, `-o` untouched);
+/// `--stats` gives the launches compared per function.
+#[test]
+fn check_each_reports_kernels_it_could_not_run() {
+    // ldmatrix has no semantics in the evaluator.
+    let unrunnable = GOOD.replace(
+        "mov.u32 %r1, %tid.x;",
+        "mov.u32 %r1, %tid.x;\n.shared .align 16 .b8 s[256];\nmov.u32 %r3, s;\nldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r3];",
+    ).replace(".reg .b32 %r<3>;", ".reg .b32 %r<4>;");
+    let o = run_stdin(&["-O2", "--check-each=4"], &unrunnable);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("warning: --check-each compared no launch of 'k'") && err.contains("ldmatrix"),
+        "{err}"
+    );
+    let dir = tmpdir("strict");
+    let out = dir.join("out.ptx");
+    std::fs::write(&out, "keep me").unwrap();
+    let o = run_stdin(
+        &["-O2", "--check-each-strict", "-o", out.to_str().unwrap()],
+        &unrunnable,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--check-each-strict: 1 function(s) had no launch compared"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
+    // A kernel the evaluator runs: no warning; --stats counts its launches.
+    let o = run_stdin(&["-O2", "--check-each=4", "--stats"], GOOD);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && !err.contains("warning"), "{err}");
+    assert!(err.contains("check-each: 'k': "), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("check-each: 'k'"))
+        .unwrap();
+    assert!(!line.contains(": 0 of"), "{line}");
+    assert_eq!(
+        run_stdin(&["-O2", "--check-each-strict"], GOOD)
+            .status
+            .code(),
+        Some(0)
+    );
+}
