@@ -866,7 +866,8 @@ fn merge_pairs(f: &mut Function, uses: &Uses) -> bool {
         let dtype = match (truth, sty.bits(), sty) {
             (0xffff_ffff, 32, Type::S32) => Type::S32,
             (0xffff_ffff, 32, _) => Type::U32,
-            (0x3f80_0000, 32, _) => Type::F32,
+            // No `set` writes f32 from a half-precision source (ptxas).
+            (0x3f80_0000, 32, _) if !half => Type::F32,
             (0xffff, 16, Type::S16) if half => Type::S16,
             (0xffff, 16, _) if half => Type::U16,
             (0x3c00, 16, _) if st == Type::F16 => Type::F16,

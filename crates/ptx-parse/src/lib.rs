@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod diag;
+mod forms;
 pub mod lexer;
 pub mod mnemonics;
 pub mod number;

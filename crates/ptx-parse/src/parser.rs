@@ -40,6 +40,52 @@ pub fn parse_bytes(src: &[u8]) -> Result<Module, Diagnostic> {
     parse_module(check_utf8(src)?)
 }
 
+/// Whether `.version major.minor` is a PTX ISA version: 1.0–1.5,
+/// 2.0–2.3, 3.0–3.2, 4.0–4.3, 5.0, 6.0–6.5, 7.0–7.8, 8.0–8.8, and 9.x
+/// (9.0 onwards, still being added to).
+fn known_version(major: u32, minor: u32) -> bool {
+    let last = match major {
+        1 => 5,
+        2 => 3,
+        3 => 2,
+        4 => 3,
+        5 => 0,
+        6 => 5,
+        7 | 8 => 8,
+        9 => 9,
+        _ => return false,
+    };
+    minor <= last
+}
+
+/// Why a word of `.target` is not valid for PTX ISA `version`, if it is
+/// not: a known `sm_XX` or `compute_XX` (with its `a`/`f` suffix) whose
+/// minimum version the module meets, or one of the target options.
+fn target_word_error(word: &str, version: (u32, u32)) -> Option<String> {
+    if matches!(
+        word,
+        "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32"
+    ) {
+        return None;
+    }
+    // `compute_XX` names the same target (ptxas takes it).
+    let sm_word = word.strip_prefix("compute_").map(|n| format!("sm_{n}"));
+    let sm = match sm_word.as_deref().unwrap_or(word).parse::<ptx_target::Sm>() {
+        Ok(sm) => sm,
+        Err(_) => return Some(format!("unknown target '{word}'")),
+    };
+    let Some(min) = ptx_target::min_ptx_for(sm) else {
+        return Some(format!("unknown target '{word}'"));
+    };
+    let have = ptx_target::PtxVersion(version.0, version.1);
+    (have < min).then(|| {
+        format!(
+            "'.target {word}' needs PTX ISA {}.{} or later; the module's '.version' is {}.{}",
+            min.0, min.1, version.0, version.1
+        )
+    })
+}
+
 /// Checks that `src` is UTF-8.
 pub fn check_utf8(src: &[u8]) -> Result<&str, Diagnostic> {
     std::str::from_utf8(src).map_err(|e| {
@@ -108,6 +154,8 @@ pub struct Parser<'s> {
     globals: FxHashSet<&'s str>,
     defined: FxHashSet<&'s str>,
     state: Header,
+    /// The module's `.version`, once read (for checking `.target`).
+    version: (u32, u32),
     /// Every instruction form seen in the module, decoded once.
     ops: ptx_ir::OpTable,
     /// Nesting of the operand or constant expression being parsed, bounded
@@ -166,6 +214,7 @@ impl<'s> Parser<'s> {
             globals: FxHashSet::default(),
             defined: FxHashSet::default(),
             state,
+            version: (0, 0),
             ops: ptx_ir::OpTable::new(),
             depth: 0,
             deferred: None,
@@ -291,9 +340,13 @@ impl<'s> Parser<'s> {
                     .split_once('.')
                     .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
                 match parsed {
-                    Some((a, b)) if ok => {
+                    Some((a, b)) if ok && known_version(a, b) => {
                         self.state = Header::AfterVersion;
+                        self.version = (a, b);
                         return Ok(Some(Unit::Item(Item::Version(a, b))));
+                    }
+                    Some((a, b)) if ok => {
+                        return self.err(n, format!("unknown PTX ISA version {a}.{b}"))
                     }
                     _ => {
                         return self.err(
@@ -323,6 +376,9 @@ impl<'s> Parser<'s> {
                             w,
                             format!("expected a target name, found {}", Self::describe(&w)),
                         );
+                    }
+                    if let Some(msg) = target_word_error(w.text, self.version) {
+                        return self.err(w, msg);
                     }
                     words.push(w.text.into());
                     if !self.tok.is(b',') {
@@ -1700,10 +1756,16 @@ impl<'s> Parser<'s> {
             }
         }
         let vars = &b.vars;
-        if let Some((k, msg)) = operand_type_mismatch(&b.func.ops, d.op, &d.operands, |v| {
-            vars.get(v.index()).map_or(Type::B32, |x| x.ty)
-        }) {
+        let ty_of = |v: Value| vars.get(v.index()).map_or(Type::B32, |x| x.ty);
+        if let Some((k, msg)) = operand_type_mismatch(&b.func.ops, d.op, &d.operands, ty_of) {
             return Err(Diagnostic::new(positions[k] as usize, msg));
+        }
+        if let Some((at, msg)) = crate::forms::check(&b.func.ops, d.op, &d.operands, ty_of) {
+            let pos = match at {
+                crate::forms::At::Operand(k) if k < positions.len() => positions[k],
+                _ => d.pos,
+            };
+            return Err(Diagnostic::new(pos as usize, msg));
         }
         Ok(())
     }

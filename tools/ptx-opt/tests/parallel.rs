@@ -175,9 +175,9 @@ fn function_lines_inside_a_comment_are_not_cuts() {
 
 #[test]
 fn passes_see_the_target_in_every_part() {
-    // legalize rewrites non-sync vote on sm_80 only if the part knows the
+    // legalize rewrites non-sync vote on sm_70+ only if the part knows the
     // target: every copy must be rewritten.
-    let mut src = String::from(".version 6.0\n.target sm_80\n.address_size 64\n");
+    let mut src = String::from(".version 6.0\n.target sm_70\n.address_size 64\n");
     let mut k = 0;
     while src.len() < BIG {
         src.push_str(&format!(

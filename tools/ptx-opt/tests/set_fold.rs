@@ -332,7 +332,8 @@ fn half_precision_sets_fold() {
                 if ty == "bf16" && !ftz.is_empty() {
                     continue;
                 }
-                for dt in ["u32", "f32", "u16", "s16", ty] {
+                // (No `set` writes f32 from a half-precision source.)
+                for dt in ["u32", "s32", "u16", "s16", ty] {
                     check_on(
                         &format!(
                             "{load}set.{c}{ftz}.{dt}.{ty} %r4, %h1, %h2;\nsetp.eq.{w} %p1, %r4, 0;\n\

@@ -1,0 +1,283 @@
+//! Exact validation of the instruction families the passes model — `set`,
+//! `setp`, `vote`, the vop2 family and `lop3` — against the PTX ISA: every
+//! modifier, type pairing, selector and mask it allows is accepted and
+//! nothing else, as ptxas 13.5 does (each rule was checked against it;
+//! `tools/ptx-opt/tests/malformed/` holds the rejected forms). Other
+//! instructions get only the operand-count and register-type checks of the
+//! parser.
+//!
+//! What is not checked here: whether the module's `.target` and
+//! `.version` have a form (`bf16` compares need sm_90, say); operand
+//! counts (the parser's table does that).
+
+use ptx_ir::{BoolOp, CmpOp, Mod, OpId, OpTable, Opcode, Operand, Type, Value};
+
+/// Where a form error points: the instruction, or one of its operands.
+pub(crate) enum At {
+    Instruction,
+    Operand(usize),
+}
+
+/// The first way `op` with `operands` is not a form the ISA defines.
+pub(crate) fn check(
+    ops: &OpTable,
+    op: OpId,
+    operands: &[Operand],
+    ty_of: impl Fn(Value) -> Type,
+) -> Option<(At, String)> {
+    let info = ops.info(op);
+    match info.opcode {
+        Opcode::Set | Opcode::Setp => check_compare(ops, op, operands, ty_of),
+        Opcode::Vote => check_vote(ops, op),
+        Opcode::Vadd2
+        | Opcode::Vsub2
+        | Opcode::Vavrg2
+        | Opcode::Vabsdiff2
+        | Opcode::Vmin2
+        | Opcode::Vmax2 => check_vop2(ops, op, operands),
+        Opcode::Lop3 => check_lop3(ops, op, operands),
+        _ => None,
+    }
+}
+
+fn words(ops: &OpTable, op: OpId) -> Vec<String> {
+    ops.info(op)
+        .mods
+        .iter()
+        .filter_map(|m| match m {
+            Mod::Word(s) => Some(ops.syms.get(*s).to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn err(msg: String) -> Option<(At, String)> {
+    Some((At::Instruction, msg))
+}
+
+/// Comparison operators an operand type allows.
+fn cmp_allowed(c: CmpOp, ty: Type) -> bool {
+    use CmpOp::*;
+    let ordered = matches!(c, Eq | Ne | Lt | Le | Gt | Ge);
+    match ty {
+        Type::B16 | Type::B32 | Type::B64 => matches!(c, Eq | Ne),
+        Type::U16 | Type::U32 | Type::U64 => ordered || matches!(c, Lo | Ls | Hi | Hs),
+        Type::S16 | Type::S32 | Type::S64 => ordered,
+        _ => ordered || matches!(c, Equ | Neu | Ltu | Leu | Gtu | Geu | Num | Nan),
+    }
+}
+
+/// The destination types `set` allows for a source type.
+fn set_types_allowed(d: Type, s: Type) -> bool {
+    use Type::*;
+    match s {
+        F16 => matches!(d, U16 | S16 | U32 | S32 | F16 | BF16),
+        BF16 => matches!(d, U16 | S16 | U32 | S32 | BF16),
+        F16x2 => matches!(d, F16x2 | U32 | S32),
+        BF16x2 => matches!(d, BF16x2 | U32 | S32),
+        B16 | B32 | B64 | U16 | U32 | U64 | S16 | S32 | S64 | F32 | F64 => {
+            matches!(d, U32 | S32 | F32 | F16 | BF16)
+        }
+        _ => false,
+    }
+}
+
+fn is_pred(o: &Operand, ty_of: &impl Fn(Value) -> Type) -> bool {
+    match o {
+        Operand::Value(v) => ty_of(*v) == Type::Pred,
+        Operand::Pair(p, q) => [p, q]
+            .iter()
+            .all(|x| x.is_none_or(|v| ty_of(v) == Type::Pred)),
+        Operand::Sink => true,
+        _ => false,
+    }
+}
+
+fn check_compare(
+    ops: &OpTable,
+    op: OpId,
+    operands: &[Operand],
+    ty_of: impl Fn(Value) -> Type,
+) -> Option<(At, String)> {
+    let info = ops.info(op);
+    let name = &info.text;
+    let setp = info.opcode == Opcode::Setp;
+    for w in words(ops, op) {
+        if w != "ftz" {
+            return err(format!("unknown modifier '.{w}' for '{name}'"));
+        }
+    }
+    let cmps: Vec<CmpOp> = info
+        .mods
+        .iter()
+        .filter_map(|m| match m {
+            Mod::Cmp(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
+    let [cmp] = cmps[..] else {
+        return err(format!("'{name}' needs one comparison operator"));
+    };
+    let types: Vec<Type> = info.types().collect();
+    let stype = match (setp, &types[..]) {
+        (true, [s]) => *s,
+        (false, [d, s]) => {
+            if !set_types_allowed(*d, *s) {
+                return err(format!(
+                    "'{name}': no 'set' writes {} from {} sources",
+                    d.name(),
+                    s.name()
+                ));
+            }
+            *s
+        }
+        _ => {
+            return err(format!(
+                "'{name}' takes {} type{}",
+                if setp {
+                    "one"
+                } else {
+                    "a destination and a source"
+                },
+                if setp { "" } else { "s" }
+            ))
+        }
+    };
+    if !cmp_allowed(cmp, stype) {
+        return err(format!(
+            "'{name}': comparison '.{}' is not defined for {}",
+            cmp.name(),
+            stype.name()
+        ));
+    }
+    if words(ops, op).iter().any(|w| w == "ftz")
+        && !matches!(stype, Type::F32 | Type::F16 | Type::F16x2)
+    {
+        return err(format!(
+            "'{name}': '.ftz' applies only to f32 and f16 comparisons"
+        ));
+    }
+    let bool_op = info.mods.iter().any(|m| matches!(m, Mod::Bool(_)));
+    let want = if bool_op { 4 } else { 3 };
+    if operands.len() != want {
+        return err(format!(
+            "'{name}' expects {want} operands{}",
+            if bool_op { " with a .BoolOp" } else { "" }
+        ));
+    }
+    let dest_is_pred = is_pred(&operands[0], &ty_of);
+    if setp && !dest_is_pred {
+        return Some((
+            At::Operand(0),
+            format!("'{name}' writes a predicate: its destination must be a .pred register"),
+        ));
+    }
+    if !setp && dest_is_pred {
+        return Some((
+            At::Operand(0),
+            format!("'{name}' writes a number, not a predicate (use setp)"),
+        ));
+    }
+    None
+}
+
+fn check_vote(ops: &OpTable, op: OpId) -> Option<(At, String)> {
+    let info = ops.info(op);
+    let name = &info.text;
+    let mut mode = None;
+    for w in words(ops, op) {
+        match w.as_str() {
+            "sync" => {}
+            "all" | "any" | "uni" | "ballot" if mode.is_none() => mode = Some(w),
+            _ => return err(format!("unknown modifier '.{w}' for 'vote'")),
+        }
+    }
+    let Some(mode) = mode else {
+        return err(format!(
+            "'{name}' needs a mode: .all, .any, .uni or .ballot"
+        ));
+    };
+    let types: Vec<Type> = info.types().collect();
+    let want = if mode == "ballot" {
+        Type::B32
+    } else {
+        Type::Pred
+    };
+    if types != [want] {
+        return err(format!("'vote.{mode}' takes the type .{}", want.name()));
+    }
+    None
+}
+
+fn check_vop2(ops: &OpTable, op: OpId, operands: &[Operand]) -> Option<(At, String)> {
+    let info = ops.info(op);
+    let name = &info.text;
+    let ws = words(ops, op);
+    for w in &ws {
+        if w != "sat" && w != "add" {
+            return err(format!("unknown modifier '.{w}' for '{}'", info.mnemonic));
+        }
+    }
+    if ws.iter().any(|w| w == "sat") && ws.iter().any(|w| w == "add") {
+        return err(format!("'{name}': .sat and .add cannot be combined"));
+    }
+    let types: Vec<Type> = info.types().collect();
+    if types.len() != 3 || !types.iter().all(|t| matches!(t, Type::U32 | Type::S32)) {
+        return err(format!(
+            "'{name}' takes three types, each .u32 or .s32 (dtype, atype, btype)"
+        ));
+    }
+    let sel = |k: usize| match operands.get(k) {
+        Some(Operand::Sel(_, s)) => Some(ops.syms.get(*s).trim_start_matches('.')),
+        _ => None,
+    };
+    if let Some(mask) = sel(0) {
+        if !matches!(mask, "h0" | "h1" | "h10") {
+            return Some((
+                At::Operand(0),
+                format!("'.{mask}' is not a vop2 destination mask (.h0, .h1 or .h10)"),
+            ));
+        }
+    }
+    for k in [1, 2] {
+        if let Some(s) = sel(k) {
+            let b = s.as_bytes();
+            let ok =
+                b.len() == 3 && b[0] == b'h' && b[1..].iter().all(|c| (b'0'..=b'3').contains(c));
+            if !ok {
+                return Some((
+                    At::Operand(k),
+                    format!("'.{s}' is not a vop2 source selector (.hXY, X and Y from 0 to 3)"),
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn check_lop3(ops: &OpTable, op: OpId, operands: &[Operand]) -> Option<(At, String)> {
+    let info = ops.info(op);
+    let name = &info.text;
+    if let Some(w) = words(ops, op).first() {
+        return err(format!("unknown modifier '.{w}' for 'lop3'"));
+    }
+    if info
+        .mods
+        .iter()
+        .any(|m| matches!(m, Mod::Bool(b) if *b == BoolOp::Xor))
+    {
+        return err(format!("'{name}': the .BoolOp of lop3 is .and or .or"));
+    }
+    let types: Vec<Type> = info.types().collect();
+    if types != [Type::B32] {
+        return err(format!("'{name}': lop3 takes the type .b32 only"));
+    }
+    match operands.get(4) {
+        Some(Operand::Imm(i)) if i.is_int() => None,
+        Some(_) => Some((
+            At::Operand(4),
+            format!("'{name}': the truth table (immLut) must be an integer immediate"),
+        )),
+        None => None,
+    }
+}
