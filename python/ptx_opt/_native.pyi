@@ -24,6 +24,7 @@ def optimize(
     *,
     size_guard: Optional[bool] = None,
     threads: Optional[int] = None,
+    keep_target: bool = False,
 ) -> str: ...
 def check_each(
     ptx: str,

@@ -53,9 +53,14 @@ def test_target_means_what_the_cli_target_means():
     vote = CONST.replace("mul.lo.s32 %r2, %r1, 7;", "vote.ballot.b32 %r2, 1;").replace(
         ".version 7.0", ".version 6.0"
     ).replace(".target sm_80", ".target sm_60")
-    # The legalize pass rewrites non-sync vote for a Volta+ target only.
+    # The legalize pass rewrites non-sync vote for a Volta+ target only,
+    # and the module is retargeted (.target, and .version raised to 7.8).
     assert "vote.ballot.b32" in ptx_opt.optimize(vote, "legalize")
-    assert "vote.sync.ballot.b32" in ptx_opt.optimize(vote, "legalize", target="sm_90")
+    out = ptx_opt.optimize(vote, "legalize", target="sm_90")
+    assert "vote.sync.ballot.b32" in out
+    assert out.startswith(".version 7.8\n.target sm_90\n"), out[:40]
+    kept = ptx_opt.optimize(vote, "legalize", target="sm_90", keep_target=True)
+    assert "vote.sync.ballot.b32" in kept and ".target sm_60\n" in kept
 
 
 def test_ptx_error_carries_line_col_and_message():

@@ -62,6 +62,7 @@ fn config(
     target: Option<&str>,
     size_guard: Option<bool>,
     threads: Option<usize>,
+    keep_target: bool,
 ) -> PyResult<Config> {
     check_target(target)?;
     let resolved = if passes.trim().is_empty() {
@@ -77,6 +78,7 @@ fn config(
     Ok(Config {
         passes: resolved,
         target: target.map(str::to_string),
+        keep_target,
         size_guard: size_guard.unwrap_or(level),
         threads,
         ..Default::default()
@@ -112,9 +114,10 @@ fn run(py: Python<'_>, ptx: &str, cfg: &Config) -> PyResult<ptx_opt::Output> {
 
 /// Optimises PTX text: parses it, runs `passes` (LLVM new-pass-manager
 /// syntax; `""` only round-trips) for `target` (or the module's own
-/// `.target`), prints PTX.
+/// `.target`; given, the module is retargeted to it unless `keep_target`,
+/// as with the CLI), prints PTX.
 #[pyfunction]
-#[pyo3(signature = (ptx, passes = "default<O2>", target = None, *, size_guard = None, threads = None))]
+#[pyo3(signature = (ptx, passes = "default<O2>", target = None, *, size_guard = None, threads = None, keep_target = false))]
 fn optimize(
     py: Python<'_>,
     ptx: &str,
@@ -122,8 +125,9 @@ fn optimize(
     target: Option<&str>,
     size_guard: Option<bool>,
     threads: Option<usize>,
+    keep_target: bool,
 ) -> PyResult<String> {
-    let cfg = config(passes, target, size_guard, threads)?;
+    let cfg = config(passes, target, size_guard, threads, keep_target)?;
     Ok(run(py, ptx, &cfg)?.text)
 }
 
@@ -140,7 +144,7 @@ fn check_each<'py>(
     launches: u32,
     target: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut cfg = config(passes, target, Some(false), Some(1))?;
+    let mut cfg = config(passes, target, Some(false), Some(1), false)?;
     let tally = Arc::new(ptx_opt::CheckTally::default());
     cfg.instrumentation.check_each =
         Some(ptx_opt::check_each_counting(launches, Some(tally.clone())));
@@ -211,7 +215,7 @@ impl Module {
     /// module's own `.target`).
     #[pyo3(signature = (passes, target = None))]
     fn run(&mut self, py: Python<'_>, passes: &str, target: Option<&str>) -> PyResult<()> {
-        config(passes, target, None, None)?;
+        config(passes, target, None, None, false)?;
         let mut opt = ptx_opt::api::Optimizer::new();
         if let Some(t) = target {
             opt = opt.with_target(t).map_err(PyValueError::new_err)?;

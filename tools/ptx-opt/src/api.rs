@@ -133,7 +133,9 @@ impl Optimizer {
         Self::default()
     }
 
-    /// Passes see `sm` (`"sm_90"`) instead of the module's `.target`.
+    /// Builds for `sm` (`"sm_90"`) as the CLI's `--target` does: the passes
+    /// see it, the module's `.target` becomes it and its `.version` rises to
+    /// the least one that has it.
     pub fn with_target(mut self, sm: &str) -> Result<Self, String> {
         if TargetInfo::parse(sm, (0, 0)).is_none() {
             return Err(format!("invalid target '{sm}': expected sm_XX"));
@@ -161,6 +163,16 @@ impl Optimizer {
     /// Runs pass objects, in order, on every function, verifying after
     /// each pass.
     pub fn run_passes(&self, m: &mut Module, passes: Vec<Box<dyn Pass>>) -> Result<(), String> {
+        // The same as the CLI's --target: the module is retargeted.
+        if let Some(sm) = &self.target {
+            for item in &mut m.ir.items {
+                match item {
+                    Item::Version(a, b) => (*a, *b) = crate::retarget_version((*a, *b), sm),
+                    Item::Target(words) => crate::retarget_words(words, sm),
+                    _ => {}
+                }
+            }
+        }
         let target = m.target_info(self.target.as_deref());
         let mut pm = PassManager::from_passes(
             passes,

@@ -35,8 +35,13 @@ pub struct Config {
     pub time_passes: bool,
     /// Append instruction counts by opcode, before and after the passes.
     pub stats: bool,
-    /// `--target=sm_XX`: overrides the module's `.target` for the passes.
+    /// `--target=sm_XX`: the target the passes build for; the printed
+    /// `.target` becomes it and `.version` rises to its minimum (see
+    /// [`retarget_version`]) unless `keep_target`.
     pub target: Option<String>,
+    /// `--keep-target`: `target` informs the passes only; the module's
+    /// `.target` and `.version` are printed as they were.
+    pub keep_target: bool,
     /// `--ptx-version=X.Y`: the `.version` printed; a pass needing newer
     /// is an error instead of a raise.
     pub ptx_version: Option<(u32, u32)>,
@@ -152,6 +157,25 @@ impl Back<'_> {
         let (mut item, dt) = unit.finish_with_domtree();
         if let (Item::Version(..), Some((a, b))) = (&item, self.cfg.ptx_version) {
             item = Item::Version(a, b);
+        }
+        if let (Some(sm), false) = (self.cfg.target.as_deref(), self.cfg.keep_target) {
+            match &mut item {
+                Item::Version(a, b) => {
+                    let need = retarget_version((*a, *b), sm);
+                    if need > (*a, *b) {
+                        if let Some((pa, pb)) = self.cfg.ptx_version {
+                            return Err(Error::Plain(format!(
+                                "--ptx-version={pa}.{pb} is older than --target={sm} needs ({}.{}); \
+                                 add --keep-target to keep the module's target",
+                                need.0, need.1
+                            )));
+                        }
+                        (*a, *b) = need;
+                    }
+                }
+                Item::Target(words) => retarget_words(words, sm),
+                _ => {}
+            }
         }
         self.note_header(&item);
         if self.cfg.instrumentation.check_each.is_some() && matches!(item, Item::Var(_)) {
@@ -534,6 +558,34 @@ thread_local! {
     /// `--check-each` (passes run on the thread that emits items, in
     /// source order, so a kernel's variables are already here).
     static CHECK_CONTEXT: std::cell::RefCell<Vec<Item>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The `.version` to print when retargeting to `sm` (`sm_XX` with an
+/// optional `a`/`f`): the module's own, raised to the least PTX ISA version
+/// that has `sm` (`ptx_target::min_ptx_for`); unchanged for a target the
+/// table does not know.
+pub fn retarget_version(version: (u32, u32), sm: &str) -> (u32, u32) {
+    let min = sm
+        .parse::<ptx_target::Sm>()
+        .ok()
+        .and_then(ptx_target::min_ptx_for);
+    match min {
+        Some(m) if (m.0, m.1) > version => (m.0, m.1),
+        _ => version,
+    }
+}
+
+/// `.target` words retargeted to `sm`: the first `sm_XX`/`compute_XX`
+/// replaced (or `sm` put first if there is none), the options (`debug`,
+/// `texmode_*`, `map_f64_to_f32`) kept.
+pub fn retarget_words(words: &mut Vec<Box<str>>, sm: &str) {
+    match words
+        .iter()
+        .position(|w| w.starts_with("sm_") || w.starts_with("compute_"))
+    {
+        Some(k) => words[k] = sm.into(),
+        None => words.insert(0, sm.into()),
+    }
 }
 
 /// The `--check-each=N` hook: runs each kernel before and after a pass on

@@ -38,7 +38,10 @@ OPTIONS (one dash or two):
   -o <file>                 write output to <file> ('-' for stdout)
   -passes=<pipeline>        run a pipeline, e.g. 'function(copy-prop,dce)'
   -O0 -O1 -O2 -O3           run the default<On> pipeline
-  --target=sm_XX            target (also -mcpu=sm_XX)
+  --target=sm_XX            build for sm_XX (also -mcpu=sm_XX): the passes see it,
+                            the printed .target becomes it and .version rises
+                            to the least that has it
+  --keep-target             with --target: print the module's .target/.version
   --ptx-version=X.Y         print this .version; error if a pass needs newer
   --print-passes            list the registered passes
   --print-pipeline-passes   print the pipeline that would run, and exit
@@ -124,6 +127,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 o.config.target = Some(t.clone());
                 o.target = Some(t);
             }
+            "keep-target" => o.config.keep_target = true,
             "ptx-version" => {
                 let v = value(name)?;
                 let parsed = v
