@@ -282,7 +282,8 @@ pub fn operand_counts(op: Opcode, bool_form: bool) -> Option<(usize, usize)> {
     use Opcode::*;
     Some(match op {
         Mov | Neg | Abs | Not | Cnot | Cvta => (2, 2),
-        Cvt => (2, 3),
+        // `cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c` takes four.
+        Cvt => (2, 4),
         Add | Sub | Mul | And | Or | Xor | Shl | Shr => (3, 3),
         // Three-input `min`/`max` (PTX 8.8, sm_100+) take a fourth.
         Min | Max => (3, 4),

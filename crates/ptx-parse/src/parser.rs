@@ -747,6 +747,18 @@ impl<'s> Parser<'s> {
             self.bump()?;
             return Ok(Unit::Item(Item::Func(Box::new(b.func))));
         }
+        // nvcc 2.x-4.x declared a function before its definition without the
+        // closing ';' (ptxas takes it): a signature that the next top-level
+        // item follows directly is a declaration.
+        let next_item = self.tok.kind == Tok::Eof
+            || self.tok.kind == Tok::Dot
+                && matches!(
+                    self.tok.text,
+                    ".visible" | ".extern" | ".weak" | ".entry" | ".func" | ".global" | ".const"
+                );
+        if next_item {
+            return Ok(Unit::Item(Item::Func(Box::new(b.func))));
+        }
         if !self.tok.is(b'{') {
             let found = Self::describe(&self.tok);
             return self.err(
