@@ -1194,6 +1194,20 @@ fn fuse_block(
             new < old
         })
         .collect();
+    // ptxas 13.5 crashes (a segfault, sm_80 and sm_90) on a lop3 whose
+    // result `setp.eq … 0` tests, when the predicate guards a store or a
+    // branch (tests/ptxas.rs reproduces it). Such pieces stay as they are:
+    // ptxas fuses that compare into its own LOP3 anyway.
+    let risky: rustc_hash::FxHashSet<u32> = (0..net.nodes.len())
+        .filter(|&n| chosen[n] && covered[n] > 0 && best[n].n >= 2)
+        .filter(|&n| tested_against_zero(f, net.nodes[n].result, uses))
+        .map(|n| comp[n])
+        .collect();
+    for n in 0..net.nodes.len() {
+        if risky.contains(&comp[n]) {
+            chosen[n] = false;
+        }
+    }
     // Check every piece to be rewritten; one that differs is left alone.
     let mut pieces: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
     for n in (0..net.nodes.len()).filter(|&n| chosen[n]) {
@@ -1321,6 +1335,29 @@ fn fuse_block(
         data.operands = operands;
     }
     true
+}
+
+/// Whether `v` is read by `setp.eq.{b32,s32,u32} p, v, 0` (either way
+/// round, no `.BoolOp`).
+fn tested_against_zero(
+    f: &Function,
+    v: Value,
+    uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
+) -> bool {
+    uses[v].iter().any(|&u| {
+        let info = f.op(u);
+        let d = f.inst(u);
+        info.opcode == Opcode::Setp
+            && info.cmp() == Some(ptx_ir::CmpOp::Eq)
+            && info.bool_op().is_none()
+            && d.operands.len() == 3
+            && match (&d.operands[1], &d.operands[2]) {
+                (Operand::Value(x), Operand::Imm(k)) | (Operand::Imm(k), Operand::Value(x)) => {
+                    *x == v && k.is_int() && k.bits == 0
+                }
+                _ => false,
+            }
+    })
 }
 
 /// Folds `setp.ne x, 0` of a logic result into the `lop3.BoolOp` form.

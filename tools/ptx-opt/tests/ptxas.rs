@@ -235,3 +235,52 @@ fn inlined_at_sites_survive_deleted_instructions() {
     let _ = std::fs::remove_dir_all(&dir);
     r.unwrap_or_else(|e| panic!("{e}\n{out}"));
 }
+
+/// ptxas 13.5 crashes (segfault, sm_80 and sm_90) on a `lop3` whose result
+/// `setp.eq … 0` tests when the predicate guards a store; it was found on
+/// a Triton kernel, where `lop3-fuse` fused `tid & 31` and `| tid >> 5`
+/// into `lop3.b32 d, tid, tid >> 5, 0x1f, 0xec`. `lop3-fuse` leaves such a
+/// piece as it is: its output assembles on every target, while the fused
+/// form still crashes this ptxas (so the test guards the right form).
+#[test]
+fn lop3_fuse_avoids_the_form_that_crashes_ptxas() {
+    let Some(ptxas) = ptxas_or_skip() else {
+        return;
+    };
+    let kernel = |body: &str| {
+        format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n\
+             .visible .entry k(.param .u64 p)\n{{\n\t.reg .pred %p<3>;\n\t.reg .b32 %r<8>;\n\
+             \t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n\
+             \tshr.u32 %r3, %r1, 5;\n{body}\n\tsetp.eq.s32 %p1, %r4, 0;\n\
+             \t@%p1 st.global.u32 [%rd1], %r1;\n\tret;\n}}\n"
+        )
+    };
+    let tmp = std::env::temp_dir().join(format!("ptx-opt-lop3-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let src = kernel("\tand.b32 %r2, %r1, 31;\n\tor.b32 %r4, %r2, %r3;");
+    let mut cfg = ptx_opt::Config::default();
+    cfg.passes.push((
+        ptx_passes::registry::lookup("lop3-fuse").unwrap(),
+        Vec::new(),
+    ));
+    let out = ptx_opt::process_with(src.as_bytes(), &cfg).unwrap().text;
+    assert!(!out.contains("lop3"), "fused the crashing form:\n{out}");
+    let file = tmp.join("ours.ptx");
+    std::fs::write(&file, &out).unwrap();
+    for arch in ["sm_80", "sm_90", "sm_120"] {
+        assembles(&ptxas, arch, &file).unwrap_or_else(|e| panic!("{arch}: {e}"));
+    }
+    let fused = tmp.join("fused.ptx");
+    std::fs::write(&fused, kernel("\tlop3.b32 %r4, %r1, %r3, 0x1f, 0xec;")).unwrap();
+    let crashed = Command::new(&ptxas)
+        .args(["-arch=sm_80", "-o", "/dev/null"])
+        .arg(&fused)
+        .status()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        !crashed.success(),
+        "this ptxas no longer crashes on the fused form"
+    );
+}
