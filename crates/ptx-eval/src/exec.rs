@@ -1460,6 +1460,46 @@ fn exec(
     let dest = d.operands.first();
     let mut out = [0u64; 32];
     match info.opcode {
+        // `mov.bN d, {a, b, …}` packs equal-width parts (the first lowest);
+        // `mov.bN {a, b, …}, s` unpacks them.
+        Opcode::Mov if matches!(d.operands.get(1), Some(Operand::Vector(_))) => {
+            let Some(Operand::Vector(parts)) = d.operands.get(1) else {
+                unreachable!("matched above")
+            };
+            let width = bits / parts.len().max(1) as u32;
+            let part_ty = match width {
+                8 => Type::B8,
+                16 => Type::B16,
+                32 => Type::B32,
+                _ => return Err(unsupported()),
+            };
+            for (idx, p) in parts.iter().enumerate() {
+                let x = src(k, cta, w, m, p, part_ty, pos)?;
+                for lane in 0..32 {
+                    out[lane] |= (x.v[lane] & mask_bits(part_ty)) << (width * idx as u32);
+                }
+            }
+        }
+        Opcode::Mov if matches!(dest, Some(Operand::Vector(_))) => {
+            let Some(Operand::Vector(parts)) = dest else {
+                unreachable!("matched above")
+            };
+            let a = s(1, ty, w, cta, m)?;
+            let width = bits / parts.len().max(1) as u32;
+            let part_mask = if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            for (idx, p) in parts.iter().enumerate() {
+                let mut vals = [0u64; 32];
+                for lane in 0..32 {
+                    vals[lane] = (a.v[lane] >> (width * idx as u32)) & part_mask;
+                }
+                set_result(w, f, p, &vals, run);
+            }
+            return Ok(());
+        }
         Opcode::Mov => {
             let a = s(1, ty, w, cta, m)?;
             out = a.v;
