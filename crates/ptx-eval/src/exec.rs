@@ -379,6 +379,9 @@ struct Warp {
     killed: u32,
     /// Calls in progress below this frame.
     depth: u32,
+    /// `CC.CF` per lane (bit l): the carry `add.cc`/`sub.cc`/`mad.cc` set
+    /// and `addc`/`subc`/`madc` read; not kept across calls (ISA).
+    carry: u32,
 }
 
 /// The module's device functions, each prepared (post-dominators,
@@ -591,6 +594,7 @@ fn run_cta(k: &Kernel, cta: &mut Cta, m: &mut Machine, stats: &mut Stats) -> Res
                 at_barrier: false,
                 killed: 0,
                 depth: 0,
+                carry: 0,
             }
         })
         .collect();
@@ -860,6 +864,7 @@ fn call(
         at_barrier: false,
         killed: 0,
         depth: w.depth + 1,
+        carry: 0,
     };
     let slot = |kk: &Kernel, p: &str| -> Result<(usize, usize), EvalError> {
         let off = kk
@@ -1460,6 +1465,21 @@ fn exec(
     let dest = d.operands.first();
     let mut out = [0u64; 32];
     match info.opcode {
+        // Extended-precision arithmetic (ISA 9.7.2): `add.cc`, `addc{.cc}`,
+        // `sub.cc`, `subc{.cc}` (CC.CF is the borrow: d = a - (b + CF)),
+        // `mad{.lo,.hi}.cc` and `madc{.lo,.hi}{.cc}` (the carry of adding c);
+        // `.cc` writes CC.CF, the `…c` forms read it.
+        Opcode::Add | Opcode::Sub | Opcode::Mad if word("cc") => {
+            return carry_op(k, cta, w, m, i, run, info.opcode, false);
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "addc" | "subc" | "madc") => {
+            let opcode = match &*info.mnemonic {
+                "addc" => Opcode::Add,
+                "subc" => Opcode::Sub,
+                _ => Opcode::Mad,
+            };
+            return carry_op(k, cta, w, m, i, run, opcode, true);
+        }
         // `mov.bN d, {a, b, …}` packs equal-width parts (the first lowest);
         // `mov.bN {a, b, …}, s` unpacks them.
         Opcode::Mov if matches!(d.operands.get(1), Some(Operand::Vector(_))) => {
@@ -2637,7 +2657,90 @@ fn exec(
     Ok(())
 }
 
+/// [`exec`] for the carry forms: `opcode` is the base operation, `with_in`
+/// whether CC.CF is an input (`addc`, `subc`, `madc`).
+#[allow(clippy::too_many_arguments)]
+fn carry_op(
+    k: &Kernel,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    i: Inst,
+    run: u32,
+    opcode: Opcode,
+    with_in: bool,
+) -> Result<(), EvalError> {
+    let f = k.f;
+    let d = f.inst(i);
+    let info = f.op(i);
+    let ty = info.last_type().unwrap_or(Type::U32);
+    let bits = ty.bits();
+    if !matches!(bits, 32 | 64) || !ty.is_integer() {
+        return Err(EvalError::new(
+            d.pos,
+            format!("'{}' is not supported by the evaluator", info.text),
+        ));
+    }
+    let writes = info.mods.iter().any(|mm| f.ops.is_word(*mm, "cc"));
+    let hi = info.mods.contains(&Mod::Cmp(CmpOp::Hi));
+    let n = if opcode == Opcode::Mad { 3 } else { 2 };
+    let mut x = Vec::new();
+    for k2 in 1..=n {
+        let o = d
+            .operands
+            .get(k2)
+            .ok_or_else(|| EvalError::new(d.pos, "missing operand"))?;
+        x.push(src(k, cta, w, m, o, ty, d.pos)?);
+    }
+    let mb: u128 = if bits == 64 {
+        u64::MAX as u128
+    } else {
+        (1u128 << bits) - 1
+    };
+    let mut out = [0u64; 32];
+    let mut carry = w.carry;
+    for lane in 0..32 {
+        if run & (1 << lane) == 0 {
+            continue;
+        }
+        let cf = u128::from(with_in && w.carry & (1 << lane) != 0);
+        let a = x[0].v[lane] as u128 & mb;
+        let b = x[1].v[lane] as u128 & mb;
+        let (r, c_out) = match opcode {
+            Opcode::Add => {
+                let s = a + b + cf;
+                (s & mb, s > mb)
+            }
+            Opcode::Sub => {
+                let sub = b + cf;
+                (a.wrapping_sub(sub) & mb, a < sub)
+            }
+            _ => {
+                let p = if ty.is_signed() {
+                    let sx = |v: u128| ((v as u64 as i64) << (64 - bits) >> (64 - bits)) as i128;
+                    (sx(a) * sx(b)) as u128
+                } else {
+                    a * b
+                };
+                let part = if hi { (p >> bits) & mb } else { p & mb };
+                let s = part + (x[2].v[lane] as u128 & mb) + cf;
+                (s & mb, s > mb)
+            }
+        };
+        out[lane] = r as u64;
+        if writes {
+            carry = (carry & !(1 << lane)) | (u32::from(c_out) << lane);
+        }
+    }
+    w.carry = carry;
+    if let Some(o) = d.operands.first() {
+        set_result(w, f, o, &out, run);
+    }
+    Ok(())
+}
+
 #[allow(clippy::needless_range_loop)]
+/// The dual half-word video instructions#[allow(clippy::needless_range_loop)]
 /// The dual half-word video instructions (`vadd2` … `vmax2`), merge and
 /// accumulate forms, as `../shared/docs/ptx-semantics.md` §6 defines them.
 fn vop2(k: &Kernel, w: &mut Warp, i: Inst, run: u32) -> Result<(), EvalError> {
