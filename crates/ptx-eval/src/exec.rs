@@ -2659,7 +2659,7 @@ fn exec(
 
 /// [`exec`] for the carry forms: `opcode` is the base operation, `with_in`
 /// whether CC.CF is an input (`addc`, `subc`, `madc`).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 fn carry_op(
     k: &Kernel,
     cta: &mut Cta,
