@@ -1524,6 +1524,52 @@ fn exec(
             let a = s(1, ty, w, cta, m)?;
             out = a.v;
         }
+        // Three-input min/max (PTX 8.8, sm_100+): the two-input rule applied
+        // twice, min(min(a, b), c); NaN inputs are ignored (or win under
+        // `.NaN`) either way.
+        Opcode::Min | Opcode::Max
+            if d.operands.len() == 4
+                && info.checks.first_of_two.is_none()
+                && (ty == Type::F32 || matches!(ty, Type::S32 | Type::U32))
+                && !info.mods.iter().any(|mm| {
+                    matches!(mm, Mod::Word(_))
+                        && !f.ops.is_word(*mm, "ftz")
+                        && !f.ops.is_word(*mm, "NaN")
+                }) =>
+        {
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            let max = info.opcode == Opcode::Max;
+            let (ftz, nan_wins) = (word("ftz"), word("NaN"));
+            let pair = |x: u64, y: u64| -> u64 {
+                if ty == Type::F32 {
+                    let (x, y) = if ftz {
+                        (flush_f32(x), flush_f32(y))
+                    } else {
+                        (x, y)
+                    };
+                    let r = float_min_max(x & mb, y & mb, ty, max, nan_wins);
+                    if ftz {
+                        flush_f32(r)
+                    } else {
+                        r
+                    }
+                } else if ty == Type::S32 {
+                    let (sx, sy) = (sext(x & mb, 32), sext(y & mb, 32));
+                    (if max { sx.max(sy) } else { sx.min(sy) }) as u64 & mb
+                } else if max {
+                    (x & mb).max(y & mb)
+                } else {
+                    (x & mb).min(y & mb)
+                }
+            };
+            for lane in 0..32 {
+                out[lane] = pair(pair(a.v[lane], b.v[lane]), c.v[lane]);
+            }
+        }
         Opcode::Add
         | Opcode::Sub
         | Opcode::Mul
