@@ -4,7 +4,7 @@
 //! with `.ftz` flushing subnormal inputs and results and NaN results
 //! canonical. Values chosen so the exact result is representable.
 
-use serde_json::json;
+mod one_thread;
 
 fn one(inst: &str, a: u32, b: u32) -> u32 {
     let ptx = format!(
@@ -15,13 +15,7 @@ fn one(inst: &str, a: u32, b: u32) -> u32 {
          \tld.global.f32 %f1, [%x1];\n\tld.global.f32 %f2, [%x1+4];\n\
          \t{inst};\n\tst.global.f32 [%x2], %f3;\n\tret;\n}}\n"
     );
-    let module = ptx_parse::parse_module(&ptx).unwrap_or_else(|d| panic!("{}", d.message));
-    let case = json!({"block": [1], "buffers": {"in": {"type": "u32", "data": [a, b]},
-                      "out": {"type": "u32", "zeros": 1}},
-                      "params": [{"buffer": "in"}, {"buffer": "out"}]});
-    let r = ptx_eval::case::run_case(&module, &case.to_string(), 1 << 20)
-        .unwrap_or_else(|e| panic!("{inst}: {e:?}"));
-    r["buffers"]["out"][0].as_u64().unwrap() as u32
+    one_thread::run(inst, &ptx, &[a, b], 1)[0]
 }
 
 fn f(x: f32) -> u32 {

@@ -4,7 +4,7 @@
 //! multi-word sums and differences as nvcc and hand-written bignum code
 //! write them.
 
-use serde_json::json;
+mod one_thread;
 
 /// Runs `body` for one thread with `%r1..%r4` = `x`; returns `%r5..%r8`.
 fn run(body: &str, x: [u32; 4]) -> [u32; 4] {
@@ -17,14 +17,8 @@ fn run(body: &str, x: [u32; 4]) -> [u32; 4] {
          \tmov.u32 %r5, 0;\n\tmov.u32 %r6, 0;\n\tmov.u32 %r7, 0;\n\tmov.u32 %r8, 0;\n\
          {body}\n\tst.global.v4.u32 [%x2], {{%r5, %r6, %r7, %r8}};\n\tret;\n}}\n"
     );
-    let module = ptx_parse::parse_module(&ptx).unwrap_or_else(|d| panic!("{}", d.message));
-    let case = json!({"block": [1], "buffers": {"in": {"type": "u32", "data": x},
-                      "out": {"type": "u32", "zeros": 4}},
-                      "params": [{"buffer": "in"}, {"buffer": "out"}]});
-    let r = ptx_eval::case::run_case(&module, &case.to_string(), 1 << 20)
-        .unwrap_or_else(|e| panic!("{body}: {e:?}"));
-    let out = r["buffers"]["out"].as_array().unwrap();
-    [0, 1, 2, 3].map(|k| out[k].as_u64().unwrap() as u32)
+    let out = one_thread::run(body, &ptx, &x, 4);
+    [out[0], out[1], out[2], out[3]]
 }
 
 #[test]

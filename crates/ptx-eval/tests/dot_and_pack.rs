@@ -5,7 +5,7 @@
 //! `../shared/tools/ptxref.py` does not model them). Each case names the
 //! parts it multiplies, subtracts or clamps.
 
-use serde_json::json;
+mod one_thread;
 
 /// Runs `inst` (reading `%r1`, `%r2`, `%r3`, writing `%r4`) for one thread.
 fn one(inst: &str, a: u32, b: u32, c: u32) -> u32 {
@@ -17,13 +17,7 @@ fn one(inst: &str, a: u32, b: u32, c: u32) -> u32 {
          \tld.global.u32 %r1, [%x1];\n\tld.global.u32 %r2, [%x1+4];\n\tld.global.u32 %r3, [%x1+8];\n\
          \t{inst};\n\tst.global.u32 [%x2], %r4;\n\tret;\n}}\n"
     );
-    let module = ptx_parse::parse_module(&ptx).unwrap_or_else(|d| panic!("{}", d.message));
-    let case = json!({"block": [1], "buffers": {"in": {"type": "u32", "data": [a, b, c]},
-                      "out": {"type": "u32", "zeros": 1}},
-                      "params": [{"buffer": "in"}, {"buffer": "out"}]});
-    let r = ptx_eval::case::run_case(&module, &case.to_string(), 1 << 20)
-        .unwrap_or_else(|e| panic!("{inst}: {e:?}"));
-    r["buffers"]["out"][0].as_u64().unwrap() as u32
+    one_thread::run(inst, &ptx, &[a, b, c], 1)[0]
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! a NaN input is ignored (and wins under `.NaN`, giving the canonical
 //! NaN), `-0 < +0`, and `.ftz` flushes subnormals.
 
-use serde_json::json;
+mod one_thread;
 
 fn one(inst: &str, ty: &str, x: [u32; 3]) -> u32 {
     let ptx = format!(
@@ -14,13 +14,7 @@ fn one(inst: &str, ty: &str, x: [u32; 3]) -> u32 {
          \tld.global.{ty} %v1, [%x1];\n\tld.global.{ty} %v2, [%x1+4];\n\tld.global.{ty} %v3, [%x1+8];\n\
          \t{inst} %v4, %v1, %v2, %v3;\n\tst.global.{ty} [%x2], %v4;\n\tret;\n}}\n"
     );
-    let module = ptx_parse::parse_module(&ptx).unwrap_or_else(|d| panic!("{}", d.message));
-    let case = json!({"block": [1], "buffers": {"in": {"type": "u32", "data": x},
-                      "out": {"type": "u32", "zeros": 1}},
-                      "params": [{"buffer": "in"}, {"buffer": "out"}]});
-    let r = ptx_eval::case::run_case(&module, &case.to_string(), 1 << 20)
-        .unwrap_or_else(|e| panic!("{inst}: {e:?}"));
-    r["buffers"]["out"][0].as_u64().unwrap() as u32
+    one_thread::run(inst, &ptx, &x, 1)[0]
 }
 
 fn f(x: f32) -> u32 {

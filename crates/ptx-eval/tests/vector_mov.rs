@@ -5,7 +5,7 @@
 //! definition of the vector forms (the first element is the least
 //! significant).
 
-use serde_json::json;
+mod one_thread;
 
 fn one(body: &str, a: u32, b: u32) -> (u32, u32) {
     let ptx = format!(
@@ -16,17 +16,8 @@ fn one(body: &str, a: u32, b: u32) -> (u32, u32) {
          \tld.global.u32 %r1, [%x1];\n\tld.global.u32 %r2, [%x1+4];\n\
          {body}\n\tst.global.u32 [%x2], %r4;\n\tst.global.u32 [%x2+4], %r5;\n\tret;\n}}\n"
     );
-    let module = ptx_parse::parse_module(&ptx).unwrap_or_else(|d| panic!("{}", d.message));
-    let case = json!({"block": [1], "buffers": {"in": {"type": "u32", "data": [a, b]},
-                      "out": {"type": "u32", "zeros": 2}},
-                      "params": [{"buffer": "in"}, {"buffer": "out"}]});
-    let r = ptx_eval::case::run_case(&module, &case.to_string(), 1 << 20)
-        .unwrap_or_else(|e| panic!("{body}: {e:?}"));
-    let out = &r["buffers"]["out"];
-    (
-        out[0].as_u64().unwrap() as u32,
-        out[1].as_u64().unwrap() as u32,
-    )
+    let out = one_thread::run(body, &ptx, &[a, b], 2);
+    (out[0], out[1])
 }
 
 #[test]

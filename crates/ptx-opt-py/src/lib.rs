@@ -40,20 +40,11 @@ fn ptx_error(py: Python<'_>, line: usize, col: usize, message: &str, rendered: &
     err
 }
 
-/// Checks `sm_XX` (an `a`/`f` suffix allowed) as `--target` does.
+/// Checks `sm_XX` as `--target` does.
 fn check_target(target: Option<&str>) -> PyResult<()> {
-    let Some(t) = target else { return Ok(()) };
-    let ok = t.strip_prefix("sm_").is_some_and(|n| {
-        let digits = n.trim_end_matches(['a', 'f']);
-        !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!(
-            "invalid target '{t}': expected sm_XX"
-        )))
-    }
+    target.map_or(Ok(()), |t| {
+        ptx_opt::check_target_name(t).map_err(PyValueError::new_err)
+    })
 }
 
 /// The driver configuration the CLI would build for these options.

@@ -40,15 +40,13 @@ pub(crate) fn check(
     }
 }
 
-fn words(ops: &OpTable, op: OpId) -> Vec<String> {
-    ops.info(op)
-        .mods
-        .iter()
-        .filter_map(|m| match m {
-            Mod::Word(s) => Some(ops.syms.get(*s).to_string()),
-            _ => None,
-        })
-        .collect()
+/// The form's modifier words (no allocation: this runs for every parsed
+/// instruction of these families).
+fn words<'t>(ops: &'t OpTable, op: OpId) -> impl Iterator<Item = &'t str> {
+    ops.info(op).mods.iter().filter_map(|m| match m {
+        Mod::Word(s) => Some(ops.syms.get(*s)),
+        _ => None,
+    })
 }
 
 fn err(msg: String) -> Option<(At, String)> {
@@ -150,22 +148,16 @@ fn check_compare(
             stype.name()
         ));
     }
-    if words(ops, op).iter().any(|w| w == "ftz")
-        && !matches!(stype, Type::F32 | Type::F16 | Type::F16x2)
-    {
+    if words(ops, op).any(|w| w == "ftz") && !matches!(stype, Type::F32 | Type::F16 | Type::F16x2) {
         return err(format!(
             "'{name}': '.ftz' applies only to f32 and f16 comparisons"
         ));
     }
-    let bool_op = info.mods.iter().any(|m| matches!(m, Mod::Bool(_)));
-    let want = if bool_op { 4 } else { 3 };
-    if operands.len() != want {
-        return err(format!(
-            "'{name}' expects {want} operands{}",
-            if bool_op { " with a .BoolOp" } else { "" }
-        ));
-    }
-    let dest_is_pred = is_pred(&operands[0], &ty_of);
+    // (The operand count was checked before: `operand_counts`.)
+    let Some(dest) = operands.first() else {
+        return None;
+    };
+    let dest_is_pred = is_pred(dest, &ty_of);
     if setp && !dest_is_pred {
         return Some((
             At::Operand(0),
@@ -186,7 +178,7 @@ fn check_vote(ops: &OpTable, op: OpId) -> Option<(At, String)> {
     let name = &info.text;
     let mut mode = None;
     for w in words(ops, op) {
-        match w.as_str() {
+        match w {
             "sync" => {}
             "all" | "any" | "uni" | "ballot" if mode.is_none() => mode = Some(w),
             _ => return err(format!("unknown modifier '.{w}' for 'vote'")),
@@ -212,13 +204,15 @@ fn check_vote(ops: &OpTable, op: OpId) -> Option<(At, String)> {
 fn check_vop2(ops: &OpTable, op: OpId, operands: &[Operand]) -> Option<(At, String)> {
     let info = ops.info(op);
     let name = &info.text;
-    let ws = words(ops, op);
-    for w in &ws {
-        if w != "sat" && w != "add" {
-            return err(format!("unknown modifier '.{w}' for '{}'", info.mnemonic));
+    let (mut sat, mut add) = (false, false);
+    for w in words(ops, op) {
+        match w {
+            "sat" => sat = true,
+            "add" => add = true,
+            _ => return err(format!("unknown modifier '.{w}' for '{}'", info.mnemonic)),
         }
     }
-    if ws.iter().any(|w| w == "sat") && ws.iter().any(|w| w == "add") {
+    if sat && add {
         return err(format!("'{name}': .sat and .add cannot be combined"));
     }
     let types: Vec<Type> = info.types().collect();
@@ -258,7 +252,7 @@ fn check_vop2(ops: &OpTable, op: OpId, operands: &[Operand]) -> Option<(At, Stri
 fn check_lop3(ops: &OpTable, op: OpId, operands: &[Operand]) -> Option<(At, String)> {
     let info = ops.info(op);
     let name = &info.text;
-    if let Some(w) = words(ops, op).first() {
+    if let Some(w) = words(ops, op).next() {
         return err(format!("unknown modifier '.{w}' for 'lop3'"));
     }
     if info

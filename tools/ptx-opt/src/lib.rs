@@ -560,6 +560,20 @@ thread_local! {
     static CHECK_CONTEXT: std::cell::RefCell<Vec<Item>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// Checks a `--target` value (`sm_XX`, an `a`/`f` suffix allowed), as the
+/// CLI and the bindings take it.
+pub fn check_target_name(t: &str) -> Result<(), String> {
+    let ok = t.strip_prefix("sm_").is_some_and(|n| {
+        let digits = n.trim_end_matches(['a', 'f']);
+        !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("invalid target '{t}': expected sm_XX"))
+    }
+}
+
 /// The `.version` to print when retargeting to `sm` (`sm_XX` with an
 /// optional `a`/`f`): the module's own, raised to the least PTX ISA version
 /// that has `sm` (`ptx_target::min_ptx_for`); unchanged for a target the

@@ -117,13 +117,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "O0" | "O1" | "O2" | "O3" => o.level = Some(name.as_bytes()[1] - b'0'),
             "target" | "mcpu" => {
                 let t = value(name)?;
-                let ok = t.strip_prefix("sm_").is_some_and(|n| {
-                    let digits = n.trim_end_matches(['a', 'f']);
-                    !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
-                });
-                if !ok {
-                    return Err(format!("invalid target '{t}': expected sm_XX"));
-                }
+                ptx_opt::check_target_name(&t)?;
                 o.config.target = Some(t.clone());
                 o.target = Some(t);
             }
