@@ -42,7 +42,7 @@ pub(crate) fn check(
 
 /// The form's modifier words (no allocation: this runs for every parsed
 /// instruction of these families).
-fn words<'t>(ops: &'t OpTable, op: OpId) -> impl Iterator<Item = &'t str> {
+fn words(ops: &OpTable, op: OpId) -> impl Iterator<Item = &str> {
     ops.info(op).mods.iter().filter_map(|m| match m {
         Mod::Word(s) => Some(ops.syms.get(*s)),
         _ => None,
