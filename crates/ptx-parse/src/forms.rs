@@ -154,9 +154,7 @@ fn check_compare(
         ));
     }
     // (The operand count was checked before: `operand_counts`.)
-    let Some(dest) = operands.first() else {
-        return None;
-    };
+    let dest = operands.first()?;
     let dest_is_pred = is_pred(dest, &ty_of);
     if setp && !dest_is_pred {
         return Some((
