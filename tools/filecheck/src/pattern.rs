@@ -1,765 +1,748 @@
-//! Check patterns: literal text, `{{regex}}`, `[[VAR:regex]]`, `[[VAR]]`,
-//! `[[@LINE±n]]` and numeric `[[#…]]` substitutions.
+//! One directive's pattern, as LLVM 14's `Pattern`: parsed into a fixed
+//! string or a POSIX regular expression with substitution points, matched
+//! against a slice of the input, and described in notes (substitutions,
+//! captured variables, the fuzzy "possible intended match").
+//!
+//! Invariant: `regex` is POSIX syntax that [`posix::translate`] accepts
+//! once the substitutions' values are inserted at their offsets; capture
+//! group numbers are the ones LLVM assigns (`{{…}}` and definitions each
+//! open one group, in order).
 
-use std::collections::HashMap;
+use crate::numeric::{self, Expression, Format, Vars};
+use crate::posix;
+use crate::source::{addr, DiagError, SourceMgr};
+use std::collections::BTreeMap;
+use std::fmt::Write;
 
-/// Output format of a numeric variable.
+/// Directive kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NumFormat {
-    /// `u`, `d`, `x` or `X`.
-    pub kind: char,
-    /// Minimum digits (`%.3u`), zero-padded.
-    pub precision: usize,
-    /// `%#x`: with a `0x` prefix.
-    pub alt: bool,
+pub enum Kind {
+    /// `CHECK:` (and `CHECK-COUNT-n:`)
+    Plain,
+    /// `-NEXT`
+    Next,
+    /// `-SAME`
+    Same,
+    /// `-NOT`
+    Not,
+    /// `-DAG`
+    Dag,
+    /// `-LABEL`
+    Label,
+    /// `-EMPTY`
+    Empty,
+    /// A comment prefix.
+    Comment,
+    /// The end of the input (holds trailing DAG/NOT groups).
+    Eof,
+    /// `-NOT` combined with another suffix.
+    BadNot,
+    /// A bad `-COUNT-n`.
+    BadCount,
+    /// Not a directive.
+    None,
 }
 
-impl Default for NumFormat {
-    fn default() -> Self {
-        NumFormat {
-            kind: 'u',
-            precision: 0,
-            alt: false,
+/// A directive's type: kind, count and modifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckType {
+    /// The kind.
+    pub kind: Kind,
+    /// `-COUNT-n` (1 otherwise).
+    pub count: usize,
+    /// `{LITERAL}`.
+    pub literal: bool,
+}
+
+impl CheckType {
+    /// A type of kind `kind`, count 1.
+    pub fn of(kind: Kind) -> CheckType {
+        CheckType {
+            kind,
+            count: 1,
+            literal: false,
         }
     }
-}
 
-impl NumFormat {
-    fn regex(self) -> String {
-        self.llvm_wildcard()
-    }
-
-    /// The wildcard LLVM 14 uses for this format (shown in notes).
-    pub fn llvm_wildcard(self) -> String {
-        let alt = if self.alt { "0x" } else { "" };
-        let (plain, prec) = match self.kind {
-            'd' => ("-?[0-9]+", "-?([1-9][0-9]*)?[0-9]"),
-            'X' => ("[0-9A-F]+", "([1-9A-F][0-9A-F]*)?[0-9A-F]"),
-            'x' => ("[0-9a-f]+", "([1-9a-f][0-9a-f]*)?[0-9a-f]"),
-            _ => ("[0-9]+", "([1-9][0-9]*)?[0-9]"),
+    /// The name in messages: `PREFIX-NEXT{LITERAL}`, `implicit EOF`, …
+    pub fn description(&self, prefix: &str) -> String {
+        let m = if self.literal { "{LITERAL}" } else { "" };
+        let s = match self.kind {
+            Kind::None => return "invalid".into(),
+            Kind::Plain if self.count > 1 => "-COUNT",
+            Kind::Plain => "",
+            Kind::Next => "-NEXT",
+            Kind::Same => "-SAME",
+            Kind::Not => "-NOT",
+            Kind::Dag => "-DAG",
+            Kind::Label => "-LABEL",
+            Kind::Empty => "-EMPTY",
+            Kind::Comment => return prefix.to_string(),
+            Kind::Eof => return "implicit EOF".into(),
+            Kind::BadNot => return "bad NOT".into(),
+            Kind::BadCount => return "bad COUNT".into(),
         };
-        if self.precision > 0 {
-            format!("{alt}{prec}{{{}}}", self.precision)
-        } else {
-            format!("{alt}{plain}")
-        }
+        format!("{prefix}{s}{m}")
     }
 
-    fn render(self, v: i128) -> String {
-        let p = self.precision;
-        let prefix = if self.alt { "0x" } else { "" };
+    /// The label word of the input dump.
+    pub fn abbreviation(&self) -> &'static str {
         match self.kind {
-            'x' => format!("{prefix}{v:0p$x}"),
-            'X' => format!("{prefix}{v:0p$X}"),
-            _ if v < 0 => format!("-{:0p$}", -v),
-            _ => format!("{v:0p$}"),
+            Kind::Plain if self.count > 1 => "count",
+            Kind::Plain => "check",
+            Kind::Next => "next",
+            Kind::Same => "same",
+            Kind::Not => "not",
+            Kind::Dag => "dag",
+            Kind::Label => "label",
+            Kind::Empty => "empty",
+            Kind::Comment => "com",
+            Kind::Eof => "eof",
+            Kind::BadNot => "bad-not",
+            Kind::BadCount => "bad-count",
+            Kind::None => "none",
         }
     }
-    fn parse(self, s: &str) -> Option<i128> {
-        let s = s.strip_prefix("0x").unwrap_or(s);
-        match self.kind {
-            'x' | 'X' => i128::from_str_radix(s, 16).ok(),
-            _ => s.parse().ok(),
-        }
-    }
-    fn signed(self) -> bool {
-        self.kind == 'd'
-    }
 }
 
-/// An operand of a numeric expression.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Operand {
-    /// A variable, with the offset of its name.
-    Var(String, usize),
-    /// A literal (or a resolved `@LINE`).
-    Lit(i128),
+/// What a substitution inserts.
+#[derive(Clone, Debug)]
+enum SubstKind {
+    /// A string variable's value.
+    Str(String),
+    /// A numeric expression's value.
+    Num(Expression),
 }
 
-/// A numeric expression: a sum of signed operands.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NumExpr {
-    /// `(negated, operand)` terms.
-    pub terms: Vec<(bool, Operand)>,
-    /// Offset of the expression in the check buffer.
-    pub pos: usize,
-    /// The expression as written (named in notes).
-    pub text: String,
+/// A value inserted into the regex at match time.
+#[derive(Clone, Debug)]
+struct Substitution {
+    /// The text as written (addresses in the check buffer).
+    from: (usize, usize),
+    kind: SubstKind,
+    /// Offset in `regex`.
+    index: usize,
 }
 
-impl NumExpr {
-    fn first_var(&self) -> Option<&str> {
-        self.terms.iter().find_map(|(_, o)| match o {
-            Operand::Var(n, _) => Some(n.as_str()),
-            _ => None,
-        })
-    }
+/// Options that shape patterns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PatternOptions {
+    /// `--match-full-lines`.
+    pub match_full_lines: bool,
+    /// `--strict-whitespace`.
+    pub strict_whitespace: bool,
+    /// `--ignore-case`.
+    pub ignore_case: bool,
 }
 
-/// One piece of a pattern.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Piece {
-    /// Text matched literally.
-    Lit(String),
-    /// A regular expression.
-    Regex(String),
-    /// `[[NAME:regex]]`: capture and define a string variable.
-    DefStr { name: String, regex: String },
-    /// `[[NAME]]`: the value of a string variable.
-    UseStr { name: String, pos: usize },
-    /// `[[#%fmt,NAME:]]` (capture) or `[[#%fmt,NAME:expr]]` (match the
-    /// value of `expr`), defining a numeric variable.
-    DefNum {
-        name: String,
-        format: NumFormat,
-        constraint: Option<NumExpr>,
-    },
-    /// `[[#expr]]`: the value of a numeric expression.
-    UseNum {
-        expr: NumExpr,
-        format: Option<NumFormat>,
-        pos: usize,
-    },
+/// A parsed pattern.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    /// The directive type.
+    pub ty: CheckType,
+    /// Where the pattern starts (address).
+    pub loc: usize,
+    /// The check-file line (none for implicit patterns).
+    pub line: Option<usize>,
+    fixed: String,
+    regex: String,
+    substitutions: Vec<Substitution>,
+    /// String variable → capture group (sorted by name, as `std::map`).
+    var_defs: BTreeMap<String, usize>,
+    /// Numeric variable → (variable, capture group).
+    num_defs: BTreeMap<String, (usize, usize)>,
+    ignore_case: bool,
 }
 
-/// A parse error at a byte offset of the check buffer.
+/// How parsing a pattern failed: messages already written, and the exit
+/// status LLVM uses (2, or 1 for the bracket error that exits at once).
 #[derive(Debug)]
-pub struct PatternError {
-    /// Byte offset in the check buffer.
+pub struct ParseFailure {
+    /// Exit status.
+    pub code: i32,
+}
+
+/// A match: offset and length within the searched slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Offset in the searched slice.
     pub pos: usize,
-    /// Message.
-    pub msg: String,
+    /// Length.
+    pub len: usize,
 }
 
-fn valid_name(s: &str) -> bool {
-    let s = s.strip_prefix('$').unwrap_or(s);
-    let mut c = s.chars();
-    matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic() || ch == '_')
-        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+/// The outcome of [`Pattern::matches`], as LLVM's `MatchResult`.
+#[derive(Debug, Default)]
+pub struct MatchResult {
+    /// The match, if any.
+    pub found: Option<Found>,
+    /// Errors (located): substitution failures before a match, value
+    /// errors after one. Empty with no match means "not found".
+    pub errors: Vec<DiagError>,
 }
 
-/// Parses the pattern `text`, which starts at byte `base` of the check
-/// buffer, on check-file line `line`.
-pub fn parse(
-    text: &str,
-    base: usize,
-    line: usize,
-    literal: bool,
-) -> Result<Vec<Piece>, PatternError> {
-    let mut pieces = Vec::new();
-    if literal {
-        pieces.push(Piece::Lit(text.to_string()));
-        return Ok(pieces);
-    }
-    let mut lit = String::new();
-    let mut i = 0;
-    let b = text.as_bytes();
-    let flush = |lit: &mut String, pieces: &mut Vec<Piece>| {
-        if !lit.is_empty() {
-            pieces.push(Piece::Lit(std::mem::take(lit)));
-        }
-    };
-    while i < b.len() {
-        if text[i..].starts_with("{{") {
-            let Some(end) = text[i + 2..].find("}}") else {
-                return Err(PatternError {
-                    pos: base + i,
-                    msg: "found start of regex string with no end '}}'".into(),
-                });
-            };
-            flush(&mut lit, &mut pieces);
-            // `{{a}}}` closes at the last of the braces.
-            let mut end = i + 2 + end;
-            while text[end + 2..].starts_with('}') {
-                end += 1;
+/// LLVM's `raw_ostream::write_escaped`.
+pub fn write_escaped(s: &str) -> String {
+    let mut out = String::new();
+    for &c in s.as_bytes() {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'"' => out.push_str("\\\""),
+            0x20..=0x7e => out.push(c as char),
+            _ => {
+                let _ = write!(out, "\\{}{}{}", (c >> 6) & 7, (c >> 3) & 7, c & 7);
             }
-            let re = &text[i + 2..end];
-            if let Some(e) = posix_regex_error(re) {
-                return Err(PatternError {
-                    pos: base + i + 2,
-                    msg: format!("invalid regex: {e}"),
-                });
-            }
-            pieces.push(Piece::Regex(re.to_string()));
-            i = end + 2;
-            continue;
         }
-        if text[i..].starts_with("[[") {
-            let Some(end) = find_close(&text[i + 2..]) else {
-                return Err(PatternError {
-                    pos: base + i,
-                    msg: "Invalid substitution block, no ]] found".into(),
-                });
-            };
-            let inner = &text[i + 2..i + 2 + end];
-            let inner_pos = base + i + 2;
-            flush(&mut lit, &mut pieces);
-            pieces.push(parse_block(inner, inner_pos, line)?);
-            i += 2 + end + 2;
-            continue;
-        }
-        let ch = text[i..].chars().next().unwrap_or(' ');
-        lit.push(ch);
-        i += ch.len_utf8();
     }
-    flush(&mut lit, &mut pieces);
-    Ok(pieces)
+    out
 }
 
-/// The offset of the `]]` closing a substitution block: brackets of a
-/// definition's regex nest, and a backslash escapes the next character.
-fn find_close(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
+/// Levenshtein distance (`StringRef::edit_distance`).
+fn edit_distance(a: &[u8], b: &[u8]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if x == y {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The end of a `[[…]]` block in `s` (offset of its `]]`): brackets nest,
+/// a backslash escapes the next byte. `Err` is the offset of a `]` that
+/// closes nothing.
+fn regex_var_end(s: &[u8]) -> Result<Option<usize>, usize> {
     let mut depth = 0usize;
     let mut k = 0;
-    while k < b.len() {
-        // Bytes, not str slices: an escape can skip into the middle of a
-        // multi-byte character (a fuzzer found the panic).
-        if depth == 0 && b[k..].starts_with(b"]]") {
-            return Some(k);
+    while k < s.len() {
+        if s[k..].starts_with(b"]]") && depth == 0 {
+            return Ok(Some(k));
         }
-        match b[k] {
-            b'\\' => {
-                k += 2;
-                continue;
-            }
+        if s[k] == b'\\' {
+            k += 2;
+            continue;
+        }
+        match s[k] {
             b'[' => depth += 1,
-            b']' => depth = depth.saturating_sub(1),
+            b']' => {
+                if depth == 0 {
+                    return Err(k);
+                }
+                depth -= 1;
+            }
             _ => {}
         }
         k += 1;
     }
-    None
+    Ok(None)
 }
 
-fn err<T>(pos: usize, msg: impl Into<String>) -> Result<T, PatternError> {
-    Err(PatternError {
-        pos,
-        msg: msg.into(),
-    })
-}
+impl Pattern {
+    /// An empty pattern of type `ty` (the EOF pattern needs nothing else).
+    pub fn new(ty: CheckType, line: Option<usize>, loc: usize) -> Pattern {
+        Pattern {
+            ty,
+            loc,
+            line,
+            fixed: String::new(),
+            regex: String::new(),
+            substitutions: Vec::new(),
+            var_defs: BTreeMap::new(),
+            num_defs: BTreeMap::new(),
+            ignore_case: false,
+        }
+    }
 
-fn parse_block(inner: &str, pos: usize, line: usize) -> Result<Piece, PatternError> {
-    if let Some(num) = inner.strip_prefix('#') {
-        return parse_numeric(num, pos + 1, line);
+    /// Whether the pattern defines or uses a variable (not allowed in
+    /// `-LABEL`).
+    pub fn has_variable(&self) -> bool {
+        !(self.substitutions.is_empty() && self.var_defs.is_empty())
     }
-    if inner.starts_with([' ', '\t']) {
-        return err(pos, "unexpected whitespace");
-    }
-    if let Some((name, re)) = inner.split_once(':') {
-        if name.starts_with('@') {
-            return err(pos, "invalid name in string variable definition");
+
+    /// Parses `pat` (a slice of a check buffer) for prefix `prefix`,
+    /// writing any error to `out`.
+    pub fn parse(
+        &mut self,
+        pat: &str,
+        prefix: &str,
+        sm: &SourceMgr,
+        vars: &mut Vars,
+        o: PatternOptions,
+        out: &mut String,
+    ) -> Result<(), ParseFailure> {
+        let full_lines = o.match_full_lines && self.ty.kind != Kind::Not;
+        self.ignore_case = o.ignore_case;
+        self.loc = addr(pat);
+        let mut pat = pat;
+        if !(o.strict_whitespace && o.match_full_lines) {
+            pat = pat.trim_end_matches([' ', '\t']);
         }
-        if !valid_name(name) {
-            return err(pos, "invalid variable name");
-        }
-        if let Some(e) = posix_regex_error(re).filter(|_| !re.is_empty()) {
-            return err(pos + name.len() + 1, format!("invalid regex: {e}"));
-        }
-        return Ok(Piece::DefStr {
-            name: name.to_string(),
-            regex: re.to_string(),
-        });
-    }
-    if let Some(rest) = inner.strip_prefix("@LINE") {
-        let t = rest.trim_start();
-        if !t.is_empty() && !t.starts_with(['+', '-']) {
-            let at = pos + 5 + (rest.len() - t.len());
-            return err(
-                at,
-                format!(
-                    "unsupported operation '{}'",
-                    t.chars().next().unwrap_or(' ')
-                ),
+        let fail = |out: &mut String, at: usize, msg: &str| {
+            sm.message(out, at, crate::source::Level::Error, msg, &[]);
+            Err(ParseFailure { code: 2 })
+        };
+        if pat.is_empty() && self.ty.kind != Kind::Empty {
+            return fail(
+                out,
+                self.loc,
+                &format!("found empty check string with prefix '{prefix}:'"),
             );
         }
-        let mut expr = if t.is_empty() {
-            NumExpr {
-                terms: Vec::new(),
-                pos,
-                text: String::new(),
+        if !pat.is_empty() && self.ty.kind == Kind::Empty {
+            return fail(
+                out,
+                self.loc,
+                &format!("found non-empty check string for empty check with prefix '{prefix}:'"),
+            );
+        }
+        if self.ty.kind == Kind::Empty {
+            self.regex = "(\n$)".into();
+            return Ok(());
+        }
+        if self.ty.literal {
+            self.fixed = pat.to_string();
+            return Ok(());
+        }
+        if !full_lines && (pat.len() < 2 || (!pat.contains("{{") && !pat.contains("[["))) {
+            self.fixed = pat.to_string();
+            return Ok(());
+        }
+        if full_lines {
+            self.regex.push('^');
+            if !o.strict_whitespace {
+                self.regex.push_str(" *");
             }
-        } else {
-            parse_expr(rest, pos + 5, line)?
-        };
-        if expr
-            .terms
-            .iter()
-            .any(|(_, o)| matches!(o, Operand::Var(..)))
-        {
-            return err(pos, format!("invalid pseudo variable '{inner}'"));
         }
-        expr.terms.insert(0, (false, Operand::Lit(line as i128)));
-        expr.pos = pos;
-        expr.text = inner.trim().to_string();
-        return Ok(Piece::UseNum {
-            pos,
-            expr,
-            format: None,
-        });
-    }
-    if inner.starts_with('@') {
-        let name: String = inner
-            .chars()
-            .take_while(|c| !c.is_whitespace() && *c != '+' && *c != '-')
-            .collect();
-        return err(pos, format!("invalid pseudo numeric variable '{name}'"));
-    }
-    let trimmed = inner.trim_end();
-    if trimmed.len() != inner.len() || inner.contains([' ', '\t']) {
-        return err(
-            pos + inner.find([' ', '\t']).unwrap_or(0),
-            "unexpected whitespace",
-        );
-    }
-    if !valid_name(inner) {
-        return err(pos, "invalid variable name");
-    }
-    Ok(Piece::UseStr {
-        name: inner.to_string(),
-        pos,
-    })
-}
-
-/// The format of a `-D#%fmt,NAME=VALUE` definition (`x`, `.3u`, …).
-pub fn format_from_spec(spec: &str) -> NumFormat {
-    let mut f = NumFormat::default();
-    let spec = match spec.strip_prefix('#') {
-        Some(r) => {
-            f.alt = true;
-            r
-        }
-        None => spec,
-    };
-    let spec = match spec.strip_prefix('.') {
-        Some(r) => {
-            let d: String = r.chars().take_while(|c| c.is_ascii_digit()).collect();
-            f.precision = d.parse().unwrap_or(0);
-            &r[d.len()..]
-        }
-        None => spec,
-    };
-    if let Some(c) = spec.chars().next() {
-        if matches!(c, 'u' | 'd' | 'x' | 'X') {
-            f.kind = c;
-        }
-    }
-    f
-}
-
-/// Parses `[%fmt,]` at the start of a numeric block.
-fn parse_format(s: &str, pos: usize) -> Result<(Option<NumFormat>, &str, usize), PatternError> {
-    let t = s.trim_start();
-    let lead = s.len() - t.len();
-    let Some(rest) = t.strip_prefix('%') else {
-        return Ok((None, s, 0));
-    };
-    let Some(comma) = rest.find(',') else {
-        return err(
-            pos + lead,
-            "invalid matching format specification in expression",
-        );
-    };
-    let spec = &rest[..comma];
-    let mut f = NumFormat::default();
-    let mut k = 0;
-    let b = spec.as_bytes();
-    if k < b.len() && b[k] == b'#' {
-        f.alt = true;
-        k += 1;
-    }
-    if k < b.len() && b[k] == b'.' {
-        k += 1;
-        let d0 = k;
-        while k < b.len() && b[k].is_ascii_digit() {
-            k += 1;
-        }
-        f.precision = spec[d0..k].parse().unwrap_or(0);
-    }
-    if k < b.len() {
-        match b[k] {
-            b'u' | b'd' | b'x' | b'X' => f.kind = b[k] as char,
-            _ => return err(pos + lead + 1 + k, "invalid format specifier in expression"),
-        }
-        k += 1;
-    }
-    if k != b.len() {
-        return err(pos + lead + 1 + k, "invalid format specifier in expression");
-    }
-    let used = lead + 1 + comma + 1;
-    Ok((Some(f), &s[used..], used))
-}
-
-fn parse_numeric(s: &str, pos: usize, line: usize) -> Result<Piece, PatternError> {
-    let (format, body, used) = parse_format(s, pos)?;
-    let pos = pos + used;
-    // A definition has a `:` outside of any expression.
-    if let Some(colon) = body.find(':') {
-        let name = body[..colon].trim();
-        let lead = body[..colon].len() - body[..colon].trim_start().len();
-        if !valid_name(name) {
-            return err(pos + lead, "invalid variable name");
-        }
-        let rest = &body[colon + 1..];
-        let constraint = if rest.trim().is_empty() {
-            None
-        } else {
-            Some(parse_expr(rest, pos + colon + 1, line)?)
-        };
-        return Ok(Piece::DefNum {
-            name: name.to_string(),
-            format: format.unwrap_or_default(),
-            constraint,
-        });
-    }
-    if body.trim().is_empty() {
-        return err(
-            pos,
-            "empty numeric expression should be followed by a matching constraint",
-        );
-    }
-    let expr = parse_expr(body, pos, line)?;
-    Ok(Piece::UseNum {
-        pos: expr.pos,
-        expr,
-        format,
-    })
-}
-
-/// Parses `operand (('+'|'-') operand)*` starting at check offset `pos`.
-fn parse_expr(s: &str, pos: usize, line: usize) -> Result<NumExpr, PatternError> {
-    let b = s.as_bytes();
-    let mut k = 0;
-    let skip = |k: &mut usize| {
-        while *k < b.len() && (b[*k] == b' ' || b[*k] == b'\t') {
-            *k += 1;
-        }
-    };
-    skip(&mut k);
-    let start = pos + k;
-    let mut terms = Vec::new();
-    let mut neg = false;
-    if k < b.len() && (b[k] == b'+' || b[k] == b'-') && terms.is_empty() {
-        neg = b[k] == b'-';
-        k += 1;
-        skip(&mut k);
-    }
-    loop {
-        if k >= b.len() {
-            return err(pos + k, "missing operand in expression");
-        }
-        let o_start = k;
-        let operand = if s[k..].starts_with("@LINE") {
-            k += 5;
-            Operand::Lit(line as i128)
-        } else if b[k].is_ascii_digit() {
-            let hex = s[k..].starts_with("0x");
-            if hex {
-                k += 2;
-            }
-            let d0 = k;
-            while k < b.len() && (b[k].is_ascii_hexdigit() && (hex || b[k].is_ascii_digit())) {
-                k += 1;
-            }
-            let v = i128::from_str_radix(&s[d0..k], if hex { 16 } else { 10 }).unwrap_or(0);
-            Operand::Lit(v)
-        } else if b[k].is_ascii_alphabetic() || b[k] == b'_' || b[k] == b'$' {
-            k += 1;
-            while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
-                k += 1;
-            }
-            Operand::Var(s[o_start..k].to_string(), pos + o_start)
-        } else {
-            return err(pos + k, "invalid operand format");
-        };
-        terms.push((neg, operand));
-        skip(&mut k);
-        if k >= b.len() {
-            break;
-        }
-        match b[k] {
-            b'+' | b'-' => {
-                neg = b[k] == b'-';
-                k += 1;
-                skip(&mut k);
-            }
-            c => return err(pos + k, format!("unsupported operation '{}'", c as char)),
-        }
-    }
-    Ok(NumExpr {
-        terms,
-        pos: start,
-        text: s.trim().to_string(),
-    })
-}
-
-/// The message POSIX `regcomp` would give for `re`, if it is invalid.
-pub fn posix_regex_error(re: &str) -> Option<&'static str> {
-    if re.is_empty() {
-        return Some("empty (sub)expression");
-    }
-    if re.ends_with('\\') && !re.ends_with("\\\\") {
-        return Some("trailing backslash (\\)");
-    }
-    let b = re.as_bytes();
-    let mut depth = 0i32;
-    let mut k = 0;
-    let mut prev_atom = false;
-    while k < b.len() {
-        match b[k] {
-            b'\\' => {
-                k += 2;
-                prev_atom = true;
+        let mut cur_paren = 1usize;
+        let mut rest = pat;
+        while !rest.is_empty() {
+            if rest.starts_with("{{") {
+                let Some(end) = rest.find("}}") else {
+                    return fail(
+                        out,
+                        addr(rest),
+                        "found start of regex string with no end '}}'",
+                    );
+                };
+                self.regex.push('(');
+                cur_paren += 1;
+                self.add_regex(&rest[2..end], &mut cur_paren, sm, out)?;
+                self.regex.push(')');
+                rest = &rest[end + 2..];
                 continue;
             }
-            b'[' => {
-                // Find the closing bracket (a leading `]` or `^]` is literal).
-                let mut j = k + 1;
-                if j < b.len() && b[j] == b'^' {
-                    j += 1;
-                }
-                if j < b.len() && b[j] == b']' {
-                    j += 1;
-                }
-                while j < b.len() && b[j] != b']' {
-                    if b[j] == b'[' && j + 1 < b.len() && b[j + 1] == b':' {
-                        if let Some(e) = re[j + 2..].find(":]") {
-                            j += 2 + e + 2;
-                            continue;
-                        }
+            // Extra `[`s before a `[[` are literal.
+            if rest.starts_with("[[") && !rest.starts_with("[[[") {
+                let unparsed = &rest[2..];
+                let end = match regex_var_end(unparsed.as_bytes()) {
+                    Ok(e) => e,
+                    Err(k) => {
+                        sm.message(
+                            out,
+                            addr(unparsed) + k,
+                            crate::source::Level::Error,
+                            "missing closing \"]\" for regex variable",
+                            &[],
+                        );
+                        return Err(ParseFailure { code: 1 });
                     }
-                    if j + 2 < b.len() && b[j + 1] == b'-' && b[j + 2] != b']' && b[j + 2] < b[j] {
-                        return Some("invalid character range");
+                };
+                let Some(end) = end else {
+                    return fail(out, addr(rest), "Invalid substitution block, no ]] found");
+                };
+                let mut block = &unparsed[..end];
+                let mut num_block = match block.strip_prefix('#') {
+                    Some(b) => {
+                        block = b;
+                        true
                     }
-                    j += 1;
-                }
-                if j >= b.len() {
-                    return Some("brackets ([ ]) not balanced");
-                }
-                k = j + 1;
-                prev_atom = true;
-                continue;
-            }
-            b'(' => {
-                depth += 1;
-                if b.get(k + 1) == Some(&b')') {
-                    return Some("empty (sub)expression");
-                }
-                prev_atom = false;
-            }
-            b')' => {
-                depth -= 1;
-                if depth < 0 {
-                    return Some("parentheses not balanced");
-                }
-                prev_atom = true;
-            }
-            b'|' => {
-                if k + 1 >= b.len() || b[k + 1] == b'|' || b[k + 1] == b')' || k == 0 {
-                    return Some("empty (sub)expression");
-                }
-                prev_atom = false;
-            }
-            b'*' | b'+' | b'?' => {
-                if !prev_atom {
-                    return Some("repetition-operator operand invalid");
-                }
-            }
-            b'{' => {
-                if let Some(e) = re[k..].find('}') {
-                    let body = &re[k + 1..k + e];
-                    let mut parts = body.split(',');
-                    let lo = parts.next().and_then(|x| x.parse::<u32>().ok());
-                    let hi = parts.next().map(|x| {
-                        if x.is_empty() {
-                            Some(u32::MAX)
-                        } else {
-                            x.parse::<u32>().ok()
+                    None => false,
+                };
+                rest = &unparsed[end + 2..];
+                let mut is_def = false;
+                let mut subst_needed = false;
+                let mut legacy = false;
+                let mut def_name = String::new();
+                let mut subst_str: &str = "";
+                let mut match_regex: Option<&str> = None;
+                let mut wildcard = String::new();
+                let mut insert_at = self.regex.len();
+                if !num_block {
+                    let var_end = block.find(':');
+                    let head = &block[..var_end.unwrap_or(block.len())];
+                    if let Some(sp) = head.find([' ', '\t']) {
+                        return fail(out, addr(block) + sp, "unexpected whitespace");
+                    }
+                    let orig = block;
+                    let mut t = block;
+                    let (name, pseudo) = match numeric::parse_variable(&mut t) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            sm.error(out, &e);
+                            out.push('\n');
+                            return Err(ParseFailure { code: 2 });
                         }
-                    });
-                    let ok = match (lo, hi) {
-                        (Some(_), None) => true,
-                        (Some(l), Some(Some(h))) => l <= h,
-                        _ => false,
                     };
-                    if !ok {
-                        return Some("invalid repetition count(s)");
+                    is_def = var_end.is_some();
+                    subst_needed = !is_def;
+                    if is_def {
+                        let Some(after) = t.strip_prefix(':').filter(|_| !pseudo) else {
+                            return fail(
+                                out,
+                                addr(name),
+                                "invalid name in string variable definition",
+                            );
+                        };
+                        if vars.numeric_table.contains_key(name) {
+                            return fail(
+                                out,
+                                addr(name),
+                                &format!("numeric variable with name '{name}' already exists"),
+                            );
+                        }
+                        def_name = name.to_string();
+                        match_regex = Some(after);
+                    } else if pseudo {
+                        block = orig;
+                        legacy = true;
+                        num_block = true;
+                    } else {
+                        if !t.is_empty() {
+                            return fail(out, addr(name), "invalid name in string variable use");
+                        }
+                        subst_str = name;
                     }
-                    k += e + 1;
-                    continue;
                 }
-                prev_atom = true;
+                let mut expression = None;
+                let mut defined_num = None;
+                if num_block {
+                    let mut parser = numeric::Parser {
+                        sm,
+                        vars,
+                        line: self.line,
+                    };
+                    match parser.block(block, legacy) {
+                        Ok((e, d)) => {
+                            subst_needed = e.ast.is_some();
+                            if let Some(d) = d {
+                                is_def = true;
+                                def_name = vars.numeric[d].name.clone();
+                                defined_num = Some(d);
+                            }
+                            if subst_needed {
+                                subst_str = block;
+                            } else {
+                                wildcard = e.format.wildcard();
+                            }
+                            expression = Some(e);
+                        }
+                        Err(errs) => {
+                            for e in errs {
+                                sm.error(out, &e);
+                                out.push('\n');
+                            }
+                            return Err(ParseFailure { code: 2 });
+                        }
+                    }
+                }
+                if is_def {
+                    self.regex.push('(');
+                    insert_at += 1;
+                    if let Some(d) = defined_num {
+                        self.num_defs.insert(def_name.clone(), (d, cur_paren));
+                        vars.numeric_table.insert(def_name.clone(), d);
+                    } else {
+                        self.var_defs.insert(def_name.clone(), cur_paren);
+                        vars.defined_strings.insert(def_name.clone());
+                    }
+                    cur_paren += 1;
+                }
+                if let Some(re) = match_regex.filter(|r| !r.is_empty()) {
+                    self.add_regex(re, &mut cur_paren, sm, out)?;
+                } else if !wildcard.is_empty() {
+                    let t = posix::translate(&wildcard).expect("valid wildcard");
+                    self.regex.push_str(&wildcard);
+                    cur_paren += t.groups;
+                }
+                if is_def {
+                    self.regex.push(')');
+                }
+                if subst_needed {
+                    let backref = if num_block {
+                        None
+                    } else {
+                        self.var_defs.get(subst_str).copied()
+                    };
+                    if let Some(group) = backref {
+                        if !(1..=9).contains(&group) {
+                            return fail(
+                                out,
+                                addr(subst_str),
+                                "Can't back-reference more than 9 variables",
+                            );
+                        }
+                        let _ = write!(self.regex, "\\{group}");
+                    } else {
+                        let kind = match expression {
+                            Some(e) if num_block => SubstKind::Num(e),
+                            _ => SubstKind::Str(subst_str.to_string()),
+                        };
+                        self.substitutions.push(Substitution {
+                            from: sm.range_of(subst_str),
+                            kind,
+                            index: insert_at,
+                        });
+                    }
+                }
+                continue;
             }
-            _ => prev_atom = true,
+            // Literal text up to the next `{{` or `[[` (searched from the
+            // second character, so a literal `[` before `[[` stays here).
+            let first = rest.chars().next().map_or(1, char::len_utf8);
+            let find_from_1 = |pat: &str| rest[first..].find(pat).map(|k| k + first);
+            let fixed_end = match (find_from_1("{{"), find_from_1("[[")) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => rest.len(),
+            };
+            self.regex.push_str(&posix::escape(&rest[..fixed_end]));
+            rest = &rest[fixed_end..];
         }
-        k += 1;
+        if full_lines {
+            if !o.strict_whitespace {
+                self.regex.push_str(" *");
+            }
+            self.regex.push('$');
+        }
+        Ok(())
     }
-    if depth != 0 {
-        return Some("parentheses not balanced");
+
+    fn add_regex(
+        &mut self,
+        re: &str,
+        cur_paren: &mut usize,
+        sm: &SourceMgr,
+        out: &mut String,
+    ) -> Result<(), ParseFailure> {
+        match posix::translate(re) {
+            Ok(t) => {
+                self.regex.push_str(re);
+                *cur_paren += t.groups;
+                Ok(())
+            }
+            Err(e) => {
+                sm.message(
+                    out,
+                    addr(re),
+                    crate::source::Level::Error,
+                    &format!("invalid regex: {e}"),
+                    &[],
+                );
+                Err(ParseFailure { code: 2 })
+            }
+        }
     }
-    if fancy_regex::Regex::new(re).is_err() {
-        return Some("invalid regular expression");
-    }
-    None
-}
 
-/// Variable values while matching.
-#[derive(Default, Clone, Debug)]
-pub struct Vars {
-    /// String variables.
-    pub strings: HashMap<String, String>,
-    /// Numeric variables and their formats.
-    pub numbers: HashMap<String, (i128, NumFormat)>,
-}
-
-/// Why a pattern cannot be built now.
-pub enum Unresolved {
-    /// Variables with no value (name, offset), in pattern order.
-    Undefined(Vec<(String, usize)>),
-    /// A numeric expression whose value does not fit its format.
-    Overflow(usize),
-}
-
-fn eval(expr: &NumExpr, vars: &Vars, fmt: NumFormat) -> Result<i128, Unresolved> {
-    let mut v: i128 = 0;
-    for (neg, o) in &expr.terms {
-        let x = match o {
-            Operand::Lit(x) => *x,
-            Operand::Var(n, p) => match vars.numbers.get(n) {
-                Some((x, _)) => *x,
-                None => return Err(Unresolved::Undefined(vec![(n.clone(), *p)])),
+    /// The value a substitution inserts (regex-escaped for strings), or
+    /// why it has none.
+    fn subst_value(&self, s: &Substitution, vars: &Vars) -> Result<String, numeric::EvalError> {
+        match &s.kind {
+            SubstKind::Str(name) => match vars.strings.get(name) {
+                Some((v, _)) => Ok(posix::escape(v)),
+                None => Err(numeric::EvalError::Undefined(vec![s.from])),
             },
+            SubstKind::Num(e) => {
+                let ast = e.ast.as_ref().expect("substituted expression");
+                let v = ast.eval(vars)?;
+                e.format.render(v).map_err(|_| numeric::EvalError::Overflow)
+            }
+        }
+    }
+
+    /// Matches against `buf` (a slice of the input buffer), defining the
+    /// variables the match captures.
+    pub fn matches(&self, buf: &str, sm: &SourceMgr, vars: &mut Vars) -> MatchResult {
+        if self.ty.kind == Kind::Eof {
+            return MatchResult {
+                found: Some(Found {
+                    pos: buf.len(),
+                    len: 0,
+                }),
+                errors: Vec::new(),
+            };
+        }
+        if !self.fixed.is_empty() {
+            let pos = if self.ignore_case {
+                buf.to_ascii_lowercase()
+                    .find(&self.fixed.to_ascii_lowercase())
+            } else {
+                buf.find(&self.fixed)
+            };
+            return MatchResult {
+                found: pos.map(|pos| Found {
+                    pos,
+                    len: self.fixed.len(),
+                }),
+                errors: Vec::new(),
+            };
+        }
+        let mut regex = self.regex.clone();
+        if !self.substitutions.is_empty() {
+            if let Some(l) = self.line {
+                let lv = vars.line_var;
+                vars.numeric[lv].value = Some(l as i128);
+            }
+            let mut shift = 0;
+            let mut errors = Vec::new();
+            for s in &self.substitutions {
+                match self.subst_value(s, vars) {
+                    Ok(v) => {
+                        regex.insert_str(s.index + shift, &v);
+                        shift += v.len();
+                    }
+                    Err(numeric::EvalError::Overflow) => errors.push(DiagError::at_range(
+                        s.from,
+                        "unable to substitute variable or numeric expression: overflow error",
+                    )),
+                    Err(numeric::EvalError::Undefined(names)) => {
+                        for n in names {
+                            let msg = format!("undefined variable: {}", sm.slice(n));
+                            errors.push(DiagError::at_range(n, msg));
+                        }
+                    }
+                }
+            }
+            if !errors.is_empty() {
+                return MatchResult {
+                    found: None,
+                    errors,
+                };
+            }
+        }
+        let Ok(t) = posix::translate(&regex) else {
+            return MatchResult::default();
         };
-        v = if *neg { v - x } else { v + x };
-    }
-    if v < 0 && !fmt.signed() {
-        return Err(Unresolved::Overflow(expr.pos));
-    }
-    Ok(v)
-}
-
-/// A compiled pattern with the names its capture groups define.
-pub struct Compiled {
-    /// The regular expression.
-    pub regex: fancy_regex::Regex,
-    /// Group name → (variable, numeric format if numeric).
-    pub defs: Vec<(String, String, Option<NumFormat>)>,
-    /// Variables used, with their values, for notes.
-    pub uses: Vec<(String, String)>,
-}
-
-/// Builds the regex of `pieces` against the current variables.
-pub fn compile(
-    pieces: &[Piece],
-    vars: &Vars,
-    full_lines: bool,
-    strict_ws: bool,
-    ignore_case: bool,
-) -> Result<Compiled, Unresolved> {
-    let mut re = String::new();
-    if ignore_case {
-        re.push_str("(?i)");
-    }
-    re.push_str("(?m)");
-    if full_lines {
-        re.push('^');
-        if !strict_ws {
-            re.push_str(" *");
+        let flags = if self.ignore_case { "(?mi)" } else { "(?m)" };
+        let Ok(re) = fancy_regex::Regex::new(&format!("{flags}{}", t.regex)) else {
+            return MatchResult::default();
+        };
+        let caps = match re.captures(buf) {
+            Ok(Some(c)) => c,
+            _ => return MatchResult::default(),
+        };
+        let whole = caps.get(0).expect("whole match");
+        let base = addr(buf);
+        let capture = |g: usize| -> (&str, (usize, usize)) {
+            match caps.get(g) {
+                Some(m) => (m.as_str(), (base + m.start(), base + m.end())),
+                None => ("", (base, base)),
+            }
+        };
+        for (name, &g) in &self.var_defs {
+            let (text, range) = capture(g);
+            vars.strings
+                .insert(name.clone(), (text.to_string(), Some(range)));
         }
-    }
-    let mut defs = Vec::new();
-    let mut uses = Vec::new();
-    let mut undefined = Vec::new();
-    let mut local: HashMap<&str, String> = HashMap::new();
-    for p in pieces {
-        match p {
-            Piece::Lit(s) => re.push_str(&fancy_regex::escape(s)),
-            Piece::Regex(r) => {
-                re.push_str("(?:");
-                re.push_str(r);
-                re.push(')');
-            }
-            Piece::DefStr { name, regex } => {
-                let g = format!("fcv{}", defs.len());
-                re.push_str(&format!("(?P<{g}>{regex})"));
-                local.insert(name, g.clone());
-                defs.push((g, name.clone(), None));
-            }
-            Piece::DefNum {
-                name,
-                format,
-                constraint,
-            } => {
-                let g = format!("fcv{}", defs.len());
-                let body = match constraint {
-                    None => format.regex(),
-                    Some(expr) => {
-                        let v = eval(expr, vars, *format)?;
-                        fancy_regex::escape(&format.render(v)).into_owned()
-                    }
-                };
-                re.push_str(&format!("(?P<{g}>{body})"));
-                local.insert(name, g.clone());
-                defs.push((g, name.clone(), Some(*format)));
-            }
-            Piece::UseStr { name, pos } => {
-                if let Some(g) = local.get(name.as_str()) {
-                    re.push_str(&format!("\\k<{g}>"));
-                } else if let Some(v) = vars.strings.get(name) {
-                    re.push_str(&fancy_regex::escape(v));
-                    uses.push((name.clone(), v.clone()));
-                } else {
-                    undefined.push((name.clone(), *pos));
+        let skip = usize::from(self.ty.kind == Kind::Empty);
+        let found = Found {
+            pos: whole.start() + skip,
+            len: whole.end() - whole.start() - skip,
+        };
+        for &(var, g) in self.num_defs.values() {
+            let (text, range) = capture(g);
+            let format: Format = vars.numeric[var].format;
+            match format.parse_value(text) {
+                Ok(v) => {
+                    vars.numeric[var].value = Some(v);
+                    vars.numeric[var].captured = Some(range);
                 }
-            }
-            Piece::UseNum { expr, format, .. } => {
-                // Without an explicit format, the first variable's format.
-                let fmt = format.unwrap_or_else(|| {
-                    expr.first_var()
-                        .and_then(|n| vars.numbers.get(n))
-                        .map_or(NumFormat::default(), |x| x.1)
-                });
-                let v = match eval(expr, vars, fmt) {
-                    Ok(v) => v,
-                    Err(Unresolved::Undefined(mut u)) => {
-                        undefined.append(&mut u);
-                        continue;
+                Err(msg) => {
+                    return MatchResult {
+                        found: Some(found),
+                        errors: vec![DiagError::at_range(range, msg)],
                     }
-                    Err(e) => return Err(e),
-                };
-                let text = fmt.render(v);
-                uses.push((expr.text.clone(), text.clone()));
-                re.push_str(&fancy_regex::escape(&text));
-            }
-        }
-    }
-    if !undefined.is_empty() {
-        return Err(Unresolved::Undefined(undefined));
-    }
-    if full_lines {
-        if !strict_ws {
-            re.push_str(" *");
-        }
-        re.push('$');
-    }
-    let regex = fancy_regex::Regex::new(&re)
-        .unwrap_or_else(|_| fancy_regex::Regex::new("(?!)").expect("valid"));
-    Ok(Compiled { regex, defs, uses })
-}
-
-/// Records the variables a successful match defined.
-pub fn define(c: &Compiled, caps: &fancy_regex::Captures, vars: &mut Vars) {
-    for (g, name, num) in &c.defs {
-        let Some(m) = caps.name(g) else { continue };
-        match num {
-            None => {
-                vars.strings.insert(name.clone(), m.as_str().to_string());
-            }
-            Some(f) => {
-                if let Some(v) = f.parse(m.as_str()) {
-                    vars.numbers.insert(name.clone(), (v, *f));
                 }
             }
         }
+        MatchResult {
+            found: Some(found),
+            errors: Vec::new(),
+        }
+    }
+
+    /// `with "EXPR" equal to "VALUE"` for each substitution that has a
+    /// value now.
+    pub fn substitution_notes(&self, vars: &Vars, sm: &SourceMgr) -> Vec<String> {
+        self.substitutions
+            .iter()
+            .filter_map(|s| {
+                let v = self.subst_value(s, vars).ok()?;
+                Some(format!(
+                    "with \"{}\" equal to \"{}\"",
+                    write_escaped(sm.slice(s.from)),
+                    write_escaped(&v)
+                ))
+            })
+            .collect()
+    }
+
+    /// `captured var "NAME"` notes with the captured ranges, in input order.
+    pub fn capture_notes(&self, vars: &Vars) -> Vec<(String, (usize, usize))> {
+        let mut caps: Vec<(String, (usize, usize))> = Vec::new();
+        for name in self.var_defs.keys() {
+            if let Some((_, Some(r))) = vars.strings.get(name) {
+                caps.push((name.clone(), *r));
+            }
+        }
+        for (name, &(var, _)) in &self.num_defs {
+            if let Some(r) = vars.numeric[var].captured {
+                caps.push((name.clone(), r));
+            }
+        }
+        caps.sort_by_key(|c| c.1 .0);
+        caps.into_iter()
+            .map(|(n, r)| (format!("captured var \"{n}\""), r))
+            .collect()
+    }
+
+    /// The best "possible intended match" offset in `buf`, if any.
+    pub fn fuzzy_match(&self, buf: &str) -> Option<usize> {
+        let example = if self.fixed.is_empty() {
+            self.regex.as_bytes()
+        } else {
+            self.fixed.as_bytes()
+        };
+        let b = buf.as_bytes();
+        let mut lines = 0usize;
+        let mut best: Option<usize> = None;
+        let mut best_q = 0.0f64;
+        for i in 0..b.len().min(4096) {
+            if b[i] == b'\n' {
+                lines += 1;
+            }
+            if b[i] == b' ' || b[i] == b'\t' {
+                continue;
+            }
+            let mut prefix = &b[i..(i + example.len()).min(b.len())];
+            if let Some(nl) = prefix.iter().position(|&c| c == b'\n') {
+                prefix = &prefix[..nl];
+            }
+            let q = edit_distance(prefix, example) as f64 + lines as f64 / 100.0;
+            if best.is_none() || q < best_q {
+                best = Some(i);
+                best_q = q;
+            }
+        }
+        best.filter(|&b| b != 0 && best_q < 50.0)
     }
 }
