@@ -263,8 +263,10 @@ impl Checker<'_> {
             return true;
         };
         let text = self.sm.text(id);
-        let mut ok = true;
+        // Located errors print as diagnostics; an undefined variable or an
+        // overflow while evaluating prints its bare message, as in LLVM.
         let mut errors: Vec<DiagError> = Vec::new();
+        let mut plain: Vec<(usize, String)> = Vec::new();
         for (k, line) in text.split('\n').enumerate() {
             if k >= self.req.defines.len() {
                 break;
@@ -303,12 +305,13 @@ impl Checker<'_> {
                             Some(Err(crate::numeric::EvalError::Undefined(names))) => {
                                 for n in names {
                                     let msg = format!("undefined variable: {}", self.sm.slice(n));
-                                    errors.push(DiagError::at_range(n, msg));
+                                    plain.push((errors.len(), msg));
                                 }
                             }
+                            // LLVM 14 crashes on `-D#N=` (no expression); we
+                            // report it as the overflow it cannot evaluate.
                             Some(Err(crate::numeric::EvalError::Overflow)) | None => {
-                                ok = false;
-                                errors.push(DiagError::at_str(expr, "overflow error"));
+                                plain.push((errors.len(), "overflow error".into()));
                             }
                         }
                     }
@@ -346,11 +349,20 @@ impl Checker<'_> {
                 .or_insert_with(|| (value.to_string(), None));
             self.vars.defined_strings.insert(name.to_string());
         }
-        for e in &errors {
+        // In the order they were found: `plain[k].0` is how many located
+        // errors came before it.
+        let mut p = plain.iter().peekable();
+        for (k, e) in errors.iter().enumerate() {
+            while let Some((_, msg)) = p.next_if(|(at, _)| *at == k) {
+                let _ = writeln!(self.out, "{msg}");
+            }
             self.sm.error(&mut self.out, e);
             self.out.push('\n');
         }
-        ok && errors.is_empty()
+        for (_, msg) in p {
+            let _ = writeln!(self.out, "{msg}");
+        }
+        errors.is_empty() && plain.is_empty()
     }
 
     /// Reads the check file (buffer `check`): the check strings, or the

@@ -296,6 +296,8 @@ maximum debugging output on failures:
 Input dump annotation format:
 
   - L:     labels line number L of the input file
+           An extra space is added after each input line to represent the
+           newline character
   - T:L    labels the only match result for either (1) a pattern of type T from
            line L of the check file if L is an integer or (2) the I-th implicit
            pattern if L is \"imp\" followed by an integer I (index origin one)

@@ -133,48 +133,204 @@ pub struct Outcome {
     pub stdout: String,
 }
 
-fn bool_value(v: Option<&str>, name: &str, prog: &str) -> Result<bool, CommandLineError> {
-    match v {
-        None | Some("true" | "TRUE" | "True" | "1") => Ok(true),
-        Some("false" | "FALSE" | "False" | "0") => Ok(false),
-        Some(v) => Err(CommandLineError {
-            message: format!(
-                "{prog}: for the -{name} option: '{v}' is invalid value for boolean argument! Try 0 or 1"
-            ),
-            code: 1,
-        }),
-    }
-}
-
 /// Parses FileCheck arguments (without the program name), as LLVM's
 /// `cl` does: one dash or two, `=VALUE` or a separate value, `-DNAME=V`.
 pub fn parse_args(args: &[String]) -> Result<Invocation, CommandLineError> {
     parse_args_as("FileCheck", "FileCheck", args)
 }
 
-fn parse_args_as(prog: &str, argv0: &str, args: &[String]) -> Result<Invocation, CommandLineError> {
-    let mut o = Options::default();
-    let mut dumps: Vec<DumpInput> = Vec::new();
-    let mut filters: Vec<Filter> = Vec::new();
-    let mut contexts: Vec<usize> = Vec::new();
-    let mut check_file: Option<String> = None;
-    let mut input_file = "-".to_string();
-    let cl = |msg: String| CommandLineError {
-        message: format!("{prog}: {msg}"),
-        code: 1,
+/// Every option name LLVM 14's FileCheck registers (its own and LLVM's
+/// generic ones), for "Did you mean" suggestions.
+const OPTION_NAMES: &[&str] = &[
+    "color",
+    "D",
+    "allow-deprecated-dag-overlap",
+    "allow-empty",
+    "allow-unused-prefixes",
+    "check-prefix",
+    "check-prefixes",
+    "comment-prefixes",
+    "crash-diagnostics-dir",
+    "debug-counter",
+    "disable-symbolication",
+    "dump-input",
+    "dump-input-context",
+    "dump-input-filter",
+    "enable-var-scope",
+    "ignore-case",
+    "implicit-check-not",
+    "info-output-file",
+    "input-file",
+    "match-full-lines",
+    "print-debug-counter",
+    "rng-seed",
+    "sort-timers",
+    "stats",
+    "stats-json",
+    "strict-whitespace",
+    "track-memory",
+    "treat-scalable-fixed-error-as-warning",
+    "v",
+    "vv",
+    "h",
+    "help",
+    "help-hidden",
+    "help-list",
+    "help-list-hidden",
+    "print-all-options",
+    "print-options",
+    "version",
+];
+
+/// The registered option nearest to `name` (LLVM's `LookupNearestOption`).
+fn nearest_option(name: &str, value: Option<&str>) -> String {
+    let mut best: Option<(usize, &str)> = None;
+    for o in OPTION_NAMES {
+        let d = pattern::edit_distance(o.as_bytes(), name.as_bytes());
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, o));
+        }
+    }
+    let o = best.map_or("", |b| b.1);
+    let dashes = if o.len() == 1 { "-" } else { "--" };
+    match value {
+        Some(v) if !v.is_empty() => format!("{dashes}{o}={v}"),
+        _ => format!("{dashes}{o}"),
+    }
+}
+
+/// Mutable state of one command-line parse.
+struct ParseState {
+    o: Options,
+    dumps: Vec<DumpInput>,
+    filters: Vec<Filter>,
+    contexts: Vec<usize>,
+    input_file: String,
+}
+
+/// Applies one option (`name`, with `inline` after `=`), taking a separate
+/// value from `args[*i]` when it needs one.
+fn apply_option(
+    st: &mut ParseState,
+    name: &str,
+    inline: Option<&str>,
+    args: &[String],
+    i: &mut usize,
+) -> Result<(), String> {
+    let dashes = if name.len() == 1 { "-" } else { "--" };
+    let value = |i: &mut usize| -> Result<String, String> {
+        if let Some(v) = inline {
+            return Ok(v.to_string());
+        }
+        match args.get(*i) {
+            Some(v) => {
+                *i += 1;
+                Ok(v.clone())
+            }
+            None => Err(format!("for the {dashes}{name} option: requires a value!")),
+        }
     };
+    let flag = || -> Result<bool, String> {
+        match inline {
+            None | Some("true" | "TRUE" | "True" | "1") => Ok(true),
+            Some("false" | "FALSE" | "False" | "0") => Ok(false),
+            Some(v) => Err(format!(
+                "for the {dashes}{name} option: '{v}' is invalid value for boolean argument! Try 0 or 1"
+            )),
+        }
+    };
+    let o = &mut st.o;
+    match name {
+        "check-prefix" => o.check_prefixes.push(value(i)?),
+        "check-prefixes" => o
+            .check_prefixes
+            .extend(value(i)?.split(',').map(String::from)),
+        "comment-prefixes" => o
+            .comment_prefixes
+            .extend(value(i)?.split(',').map(String::from)),
+        "implicit-check-not" => o.implicit_check_not.push(value(i)?),
+        "input-file" => st.input_file = value(i)?,
+        "dump-input" => {
+            let v = value(i)?;
+            st.dumps.push(match v.as_str() {
+                "help" => DumpInput::Help,
+                "always" => DumpInput::Always,
+                "fail" => DumpInput::Fail,
+                "never" => DumpInput::Never,
+                _ => {
+                    return Err(format!(
+                        "for the --dump-input option: Cannot find option named '{v}'!"
+                    ))
+                }
+            });
+        }
+        "dump-input-filter" => {
+            let v = value(i)?;
+            st.filters.push(match v.as_str() {
+                "all" => Filter::All,
+                "annotation-full" => Filter::AnnotationFull,
+                "annotation" => Filter::Annotation,
+                "error" => Filter::Error,
+                _ => {
+                    return Err(format!(
+                        "for the --dump-input-filter option: Cannot find option named '{v}'!"
+                    ))
+                }
+            });
+        }
+        "dump-input-context" => {
+            let v = value(i)?;
+            match v.parse::<u32>() {
+                Ok(n) => st.contexts.push(n as usize),
+                Err(_) => return Err(format!(
+                    "for the --dump-input-context option: '{v}' value invalid for uint argument!"
+                )),
+            }
+        }
+        "color" => {
+            flag()?;
+        }
+        "allow-deprecated-dag-overlap" => o.allow_deprecated_dag_overlap = flag()?,
+        "allow-unused-prefixes" => o.allow_unused_prefixes = flag()?,
+        "match-full-lines" => o.match_full_lines = flag()?,
+        "strict-whitespace" => o.strict_whitespace = flag()?,
+        "ignore-case" => o.ignore_case = flag()?,
+        "allow-empty" => o.allow_empty = flag()?,
+        "enable-var-scope" => o.enable_var_scope = flag()?,
+        "v" => {
+            if flag()? {
+                o.verbose = o.verbose.max(1);
+            }
+        }
+        "vv" => {
+            if flag()? {
+                o.verbose = 2;
+            }
+        }
+        "help" | "h" | "help-hidden" => st.dumps.push(DumpInput::Help),
+        _ => return Err(String::new()),
+    }
+    Ok(())
+}
+
+fn parse_args_as(prog: &str, argv0: &str, args: &[String]) -> Result<Invocation, CommandLineError> {
+    let mut st = ParseState {
+        o: Options::default(),
+        dumps: Vec::new(),
+        filters: Vec::new(),
+        contexts: Vec::new(),
+        input_file: "-".to_string(),
+    };
+    let mut positionals: Vec<String> = Vec::new();
+    // LLVM reports every bad argument, then exits with status 1.
+    let mut errors: Vec<String> = Vec::new();
     let mut positional_only = false;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].clone();
         i += 1;
         if positional_only || !a.starts_with('-') || a == "-" {
-            if check_file.is_some() {
-                return Err(cl(format!(
-                    "Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: {argv0} --help"
-                )));
-            }
-            check_file = Some(a);
+            positionals.push(a);
             continue;
         }
         if a == "--" {
@@ -184,119 +340,51 @@ fn parse_args_as(prog: &str, argv0: &str, args: &[String]) -> Result<Invocation,
         let flag = a.strip_prefix("--").unwrap_or(&a[1..]);
         if let Some(def) = flag.strip_prefix('D') {
             if def.is_empty() {
-                return Err(cl("for the -D option: requires a value!".into()));
+                errors.push("for the -D option: requires a value!".into());
+            } else {
+                st.o.defines.push(def.to_string());
             }
-            o.defines.push(def.to_string());
             continue;
         }
         let (name, inline) = match flag.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
+            Some((n, v)) => (n, Some(v)),
             None => (flag, None),
         };
-        let dashes = if name.len() == 1 { "-" } else { "--" };
-        let value = |i: &mut usize| -> Result<String, CommandLineError> {
-            if let Some(v) = &inline {
-                return Ok(v.clone());
-            }
-            match args.get(*i) {
-                Some(v) => {
-                    *i += 1;
-                    Ok(v.clone())
-                }
-                None => Err(cl(format!(
-                    "for the {dashes}{name} option: requires a value!"
-                ))),
-            }
-        };
-        let flag_on = |v: &Option<String>| bool_value(v.as_deref(), name, prog);
-        match name {
-            "check-prefix" => o.check_prefixes.push(value(&mut i)?),
-            "check-prefixes" => o
-                .check_prefixes
-                .extend(value(&mut i)?.split(',').map(String::from)),
-            "comment-prefixes" => o
-                .comment_prefixes
-                .extend(value(&mut i)?.split(',').map(String::from)),
-            "implicit-check-not" => o.implicit_check_not.push(value(&mut i)?),
-            "input-file" => input_file = value(&mut i)?,
-            "dump-input" => {
-                let v = value(&mut i)?;
-                dumps.push(match v.as_str() {
-                    "help" => DumpInput::Help,
-                    "always" => DumpInput::Always,
-                    "fail" => DumpInput::Fail,
-                    "never" => DumpInput::Never,
-                    _ => {
-                        return Err(cl(format!(
-                            "for the --dump-input option: Cannot find option named '{v}'!"
-                        )))
-                    }
-                });
-            }
-            "dump-input-filter" => {
-                let v = value(&mut i)?;
-                filters.push(match v.as_str() {
-                    "all" => Filter::All,
-                    "annotation-full" => Filter::AnnotationFull,
-                    "annotation" => Filter::Annotation,
-                    "error" => Filter::Error,
-                    _ => {
-                        return Err(cl(format!(
-                            "for the --dump-input-filter option: Cannot find option named '{v}'!"
-                        )))
-                    }
-                });
-            }
-            "dump-input-context" => {
-                let v = value(&mut i)?;
-                match v.parse::<u32>() {
-                    Ok(n) => contexts.push(n as usize),
-                    Err(_) => {
-                        return Err(cl(format!(
-                            "for the --dump-input-context option: '{v}' value invalid for uint argument!"
-                        )))
-                    }
-                }
-            }
-            "color" => {
-                flag_on(&inline)?;
-            }
-            "allow-deprecated-dag-overlap" => o.allow_deprecated_dag_overlap = flag_on(&inline)?,
-            "allow-unused-prefixes" => o.allow_unused_prefixes = flag_on(&inline)?,
-            "match-full-lines" => o.match_full_lines = flag_on(&inline)?,
-            "strict-whitespace" => o.strict_whitespace = flag_on(&inline)?,
-            "ignore-case" => o.ignore_case = flag_on(&inline)?,
-            "allow-empty" => o.allow_empty = flag_on(&inline)?,
-            "enable-var-scope" => o.enable_var_scope = flag_on(&inline)?,
-            "v" => {
-                if flag_on(&inline)? {
-                    o.verbose = o.verbose.max(1);
-                }
-            }
-            "vv" => {
-                if flag_on(&inline)? {
-                    o.verbose = 2;
-                }
-            }
-            "help" | "h" | "help-hidden" => dumps.push(DumpInput::Help),
-            _ => {
-                return Err(cl(format!(
+        match apply_option(&mut st, name, inline, args, &mut i) {
+            Ok(()) => {}
+            Err(e) if e.is_empty() => {
+                errors.push(format!(
                     "Unknown command line argument '{a}'.  Try: '{argv0} --help'"
-                )))
+                ));
+                errors.push(format!("Did you mean '{}'?", nearest_option(name, inline)));
             }
+            Err(e) => errors.push(e),
         }
     }
-    if let Some(&d) = dumps.iter().max() {
+    if positionals.len() > 1 {
+        errors.push(format!(
+            "Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: {argv0} --help"
+        ));
+    }
+    if !errors.is_empty() {
+        let message: Vec<String> = errors.iter().map(|e| format!("{prog}: {e}")).collect();
+        return Err(CommandLineError {
+            message: message.join("\n"),
+            code: 1,
+        });
+    }
+    let mut o = st.o;
+    if let Some(&d) = st.dumps.iter().max() {
         o.dump_input = d;
     }
-    o.dump_input_filter = filters.iter().max().copied();
-    if let Some(&c) = contexts.iter().max() {
+    o.dump_input_filter = st.filters.iter().max().copied();
+    if let Some(&c) = st.contexts.iter().max() {
         o.dump_input_context = c;
     }
     Ok(Invocation {
         options: o,
-        check_file: check_file.unwrap_or_default(),
-        input_file,
+        check_file: positionals.into_iter().next().unwrap_or_default(),
+        input_file: st.input_file,
     })
 }
 

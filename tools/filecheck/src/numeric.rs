@@ -452,6 +452,8 @@ fn consume_unsigned(s: &mut &str, radix: u32) -> Option<u64> {
     } else {
         radix
     };
+    // As LLVM's, a failed parse still drops the radix prefix from `s`.
+    *s = t;
     let n = t
         .bytes()
         .take_while(|c| (*c as char).to_digit(36).is_some_and(|d| d < radix))
@@ -467,11 +469,8 @@ fn consume_unsigned(s: &mut &str, radix: u32) -> Option<u64> {
 /// The signed counterpart: an optional `-`, then an unsigned magnitude.
 fn consume_signed(s: &mut &str, radix: u32) -> Option<i64> {
     let Some(mut t) = s.strip_prefix('-') else {
-        let mut t = *s;
-        let v = consume_unsigned(&mut t, radix)?;
-        let v = i64::try_from(v).ok()?;
-        *s = t;
-        return Some(v);
+        let v = consume_unsigned(s, radix)?;
+        return i64::try_from(v).ok();
     };
     let mag = consume_unsigned(&mut t, radix)?;
     if mag > 1u64 << 63 {
@@ -554,10 +553,8 @@ impl Parser<'_> {
                 value: v as i128,
             });
         }
-        let mut t = *s;
         if allowed == Allowed::Any {
-            if let Some(v) = consume_signed(&mut t, 0) {
-                *s = t;
+            if let Some(v) = consume_signed(s, 0) {
                 let text = &saved[..saved.len() - s.len()];
                 return Ok(Ast::Literal {
                     text: self.sm.range_of(text),

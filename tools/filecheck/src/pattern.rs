@@ -200,7 +200,7 @@ pub fn write_escaped(s: &str) -> String {
 }
 
 /// Levenshtein distance (`StringRef::edit_distance`).
-fn edit_distance(a: &[u8], b: &[u8]) -> usize {
+pub fn edit_distance(a: &[u8], b: &[u8]) -> usize {
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, &x) in a.iter().enumerate() {
         let mut prev = row[0];

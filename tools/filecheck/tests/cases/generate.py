@@ -566,6 +566,316 @@ CHECK-NEXT: param0
 """, TWOFUNCS)
 
 
+
+# ================================================================ numeric blocks
+# Formats, expressions, constraints, functions, errors and -D#, each against
+# inputs that hold the value in the right and in a wrong form.
+
+REGS = """\
+.reg .b32 \t%r<12>;
+.reg .b64 \t%rd<5>;
+\tmov.u32 \t%r7, 42;
+\tadd.s32 \t%r8, %r7, 1;
+\tshl.b32 \t%r9, %r8, 2;
+\tst.global.u32 \t[%rd2+172], %r9;
+\t// offset 0xac, neg -3, big 0xFF
+"""
+
+FORMATS = ["", "%u,", "%d,", "%x,", "%X,", "%.3u,", "%.4x,", "%#x,", "%#.6X,", "%.2d,"]
+USES = ["N", "N+1", "N-1", "N + 2", "N-7", "add(N,1)", "sub(N,2)", "mul(N,2)",
+        "div(N,2)", "max(N,9)", "min(N,9)", "(N+1)-1", "add(mul(N,2),1)", "N-N"]
+for fi, fmt in enumerate(FORMATS):
+    for ui, use in enumerate(USES):
+        # Define N from the register number in "%r7", then use an expression.
+        check = "CHECK: mov.u32 %%r[[#%sN:]], 42;\nCHECK: add.s32 %%r[[#%s]], %%r[[#N]], 1;\n" % (fmt, use)
+        if (fi + ui) % 3 == 0:
+            check += "CHECK: shl.b32 %%r[[#%s]], %%r[[#N+1]], 2;\n" % (use if ui % 2 else "N+2")
+        case("numeric-fmt%d-use%d" % (fi, ui), check, REGS)
+
+# Definitions in each format against values written in each base.
+VALUES = ["172", "0xac", "0xAC", "ac", "AC", "-3", "007", "0x00ff", "18446744073709551615",
+          "18446744073709551616", "9223372036854775807", "-9223372036854775808", "9223372036854775808"]
+DEFS = ["%u", "%d", "%x", "%X", "%#x", "%#X", "%.3u", "%.4X", "%#.4x"]
+for di, d in enumerate(DEFS):
+    for vi, v in enumerate(VALUES):
+        if (di * 7 + vi) % 2:
+            continue
+        check = "CHECK: value [[#%s,V:]] end\nCHECK: next [[#V]]\n" % d
+        inp = "value %s end\nnext %s\n" % (v, v)
+        case("numeric-def%d-val%d" % (di, vi), check, inp)
+
+# Matching constraints and definitions from expressions.
+for name, check, inp in [
+    ("constraint-eq-ok", "CHECK: a [[#A:]]\nCHECK: b [[#==A+1]]\n", "a 4\nb 5\n"),
+    ("constraint-eq-bad", "CHECK: a [[#A:]]\nCHECK: b [[#==A+1]]\n", "a 4\nb 6\n"),
+    ("constraint-def-ok", "CHECK: a [[#A:]]\nCHECK: b [[#B:A*2]]\n", "a 4\nb 8\n"),
+    ("constraint-def-from-expr", "CHECK: a [[#A:]]\nCHECK: b [[#B:A+4]]\nCHECK: c [[#B]]\n", "a 4\nb 8\nc 8\n"),
+    ("constraint-def-from-expr-bad", "CHECK: a [[#A:]]\nCHECK: b [[#B:A+4]]\nCHECK: c [[#B]]\n", "a 4\nb 8\nc 9\n"),
+    ("constraint-def-eq", "CHECK: a [[#A:]]\nCHECK: b [[#B: == A + 4]]\n", "a 4\nb 8\n"),
+    ("constraint-eq-empty", "CHECK: a [[#==]]\n", "a 4\n"),
+    ("constraint-eq-spaces", "CHECK: a [[#A:]]\nCHECK: b [[# == A ]]\n", "a 4\nb 4\n"),
+    ("constraint-hex-def", "CHECK: a [[#%x,A:]]\nCHECK: b [[#%x,B:A+1]]\n", "a f\nb 10\n"),
+    ("constraint-format-mismatch", "CHECK: a [[#%x,A:]]\nCHECK: a [[#%d,A:]]\n", "a f\na 3\n"),
+    ("redefine-same-format", "CHECK: a [[#A:]]\nCHECK: b [[#A:]]\nCHECK: c [[#A]]\n", "a 1\nb 2\nc 2\n"),
+    ("redefine-same-format-old", "CHECK: a [[#A:]]\nCHECK: b [[#A:]]\nCHECK: c [[#A]]\n", "a 1\nb 2\nc 1\n"),
+    ("use-before-def", "CHECK: c [[#A]]\nCHECK: a [[#A:]]\n", "c 1\na 1\n"),
+    ("use-undefined", "CHECK: c [[#UNDEF]]\n", "c 1\n"),
+    ("use-two-undefined", "CHECK: c [[#U1+U2]]\n", "c 1\n"),
+    ("use-undefined-in-call", "CHECK: c [[#max(U1,U2)]]\n", "c 1\n"),
+    ("same-line-def-use", "CHECK: [[#A:]] [[#A]]\n", "1 1\n"),
+    ("same-line-def-use-expr", "CHECK: [[#A:]] [[#A+1]]\n", "1 2\n"),
+    ("same-line-def-constraint", "CHECK: [[#A:]] [[#B:A]]\n", "1 1\n"),
+    ("pseudo-def", "CHECK: [[#@LINE:]]\n", "1\n"),
+    ("pseudo-unknown", "CHECK: [[#@FOO]]\n", "1\n"),
+    ("pseudo-line", "CHECK: line [[#@LINE]]\n", "line 1\n"),
+    ("pseudo-line-minus", "\nCHECK: line [[#@LINE-1]]\n", "line 1\n"),
+    ("pseudo-line-var", "CHECK: a [[#A:]]\nCHECK: line [[#@LINE+A]]\n", "a 2\nline 4\n"),
+    ("pseudo-line-hex", "CHECK: line [[#%x,@LINE+9]]\n", "line a\n"),
+    ("legacy-line-plus", "CHECK: line [[@LINE+1]]\n", "line 2\n"),
+    ("legacy-line-space", "CHECK: line [[@LINE + 1]]\n", "line 2\n"),
+    ("legacy-line-two-ops", "CHECK: line [[@LINE+1+1]]\n", "line 3\n"),
+    ("legacy-line-var", "CHECK: a [[#A:]]\nCHECK: line [[@LINE+A]]\n", "a 1\nline 3\n"),
+    ("legacy-line-mul", "CHECK: line [[@LINE*2]]\n", "line 2\n"),
+    ("legacy-line-paren", "CHECK: line [[@LINE+(1)]]\n", "line 2\n"),
+    ("legacy-line-hexlit", "CHECK: line [[@LINE+0x1]]\n", "line 2\n"),
+    ("legacy-line-name", "CHECK: line [[@LINEX]]\n", "line 2\n"),
+    ("empty-block", "CHECK: a [[#]]\n", "a 1\n"),
+    ("empty-def-name", "CHECK: a [[#:]]\n", "a 1\n"),
+    ("bad-name-digit", "CHECK: a [[#1A:]]\n", "a 1\n"),
+    ("bad-name-dollar", "CHECK: a [[#$:]]\n", "a 1\n"),
+    ("global-def", "CHECK-LABEL: f1\nCHECK: a [[#$G:]]\nCHECK-LABEL: f2\nCHECK: b [[#$G]]\n", "f1\na 3\nf2\nb 3\n"),
+    ("chars-after-name", "CHECK: a [[#A B:]]\n", "a 1\n"),
+    ("bad-format-letter", "CHECK: a [[#%z,A:]]\n", "a 1\n"),
+    ("bad-format-empty", "CHECK: a [[#%,A:]]\n", "a 1\n"),
+    ("bad-format-no-percent", "CHECK: a [[#x,A:]]\n", "a 1\n"),
+    ("bad-format-precision", "CHECK: a [[#%.x,A:]]\n", "a 1\n"),
+    ("bad-format-trailing", "CHECK: a [[#%xx,A:]]\n", "a 1\n"),
+    ("bad-format-space", "CHECK: a [[# %x ,A:]]\n", "a f\n"),
+    ("alt-unsigned", "CHECK: a [[#%#u,A:]]\n", "a 1\n"),
+    ("alt-signed", "CHECK: a [[#%#d,A:]]\n", "a 1\n"),
+    ("alt-precision-only", "CHECK: a [[#%#.2,A:]]\n", "a 1\n"),
+    ("precision-only", "CHECK: a [[#%.3,A:]]\nCHECK: b [[#A]]\n", "a 012\nb 012\n"),
+    ("op-unsupported-star", "CHECK: a [[#A:]]\nCHECK: b [[#A*2]]\n", "a 1\nb 2\n"),
+    ("op-unsupported-slash", "CHECK: a [[#A:]]\nCHECK: b [[#A/2]]\n", "a 1\nb 2\n"),
+    ("op-missing-operand", "CHECK: a [[#A:]]\nCHECK: b [[#A+]]\n", "a 1\nb 2\n"),
+    ("op-missing-operand-space", "CHECK: a [[#A:]]\nCHECK: b [[#A + ]]\n", "a 1\nb 2\n"),
+    ("op-two-operands-no-op", "CHECK: a [[#A:]]\nCHECK: b [[#A A]]\n", "a 1\nb 2\n"),
+    ("operand-invalid", "CHECK: b [[#!]]\n", "b 2\n"),
+    ("operand-hexlit", "CHECK: b [[#0x10]]\n", "b 16\n"),
+    ("operand-octlit", "CHECK: b [[#010]]\n", "b 8\n"),
+    ("operand-binlit", "CHECK: b [[#0b101]]\n", "b 5\n"),
+    ("operand-neglit", "CHECK: b [[#%d,-5]]\n", "b -5\n"),
+    ("operand-neglit-unsigned", "CHECK: b [[#-5]]\n", "b -5\n"),
+    ("operand-bare-0x", "CHECK: b [[#0x]]\n", "b 0\n"),
+    ("operand-huge", "CHECK: b [[#99999999999999999999]]\n", "b 1\n"),
+    ("paren-unclosed", "CHECK: b [[#(1+2]]\n", "b 3\n"),
+    ("paren-empty", "CHECK: b [[#()]]\n", "b 3\n"),
+    ("paren-nested", "CHECK: b [[#((1+2)+(3-1))]]\n", "b 5\n"),
+    ("paren-in-def", "CHECK: b [[#(A):]]\n", "b 5\n"),
+    ("call-unknown", "CHECK: b [[#foo(1,2)]]\n", "b 3\n"),
+    ("call-one-arg", "CHECK: b [[#add(1)]]\n", "b 1\n"),
+    ("call-three-args", "CHECK: b [[#add(1,2,3)]]\n", "b 6\n"),
+    ("call-trailing-comma", "CHECK: b [[#add(1,)]]\n", "b 1\n"),
+    ("call-leading-comma", "CHECK: b [[#add(,1)]]\n", "b 1\n"),
+    ("call-unclosed", "CHECK: b [[#add(1,2]]\n", "b 3\n"),
+    ("call-no-args", "CHECK: b [[#add()]]\n", "b 0\n"),
+    ("call-spaces", "CHECK: b [[# add ( 1 , 2 ) ]]\n", "b 3\n"),
+    ("call-nested", "CHECK: b [[#max(min(7,3),sub(10,8))]]\n", "b 3\n"),
+    ("call-div-zero", "CHECK: b [[#div(4,0)]]\n", "b 0\n"),
+    ("call-div-neg", "CHECK: b [[#%d,div(-7,2)]]\n", "b -3\n"),
+    ("call-mul-overflow", "CHECK: b [[#mul(18446744073709551615,2)]]\n", "b 0\n"),
+    ("call-sub-neg-unsigned", "CHECK: b [[#sub(1,2)]]\n", "b 0\n"),
+    ("call-sub-neg-signed", "CHECK: b [[#%d,sub(1,2)]]\n", "b -1\n"),
+    ("call-max-mixed", "CHECK: b [[#%d,max(-1,-2)]]\n", "b -1\n"),
+    ("call-min-mixed", "CHECK: b [[#%d,min(-1,2)]]\n", "b -1\n"),
+    ("call-in-format-comma", "CHECK: b [[#%x,add(10,5)]]\n", "b f\n"),
+    ("call-as-def", "CHECK: b [[#S:add(1,2)]]\nCHECK: c [[#S]]\n", "b 3\nc 3\n"),
+    ("add-overflow", "CHECK: b [[#18446744073709551615+1]]\n", "b 0\n"),
+    ("sub-underflow", "CHECK: b [[#%d,-9223372036854775807-2]]\n", "b 0\n"),
+    ("render-signed-too-big", "CHECK: b [[#%d,9223372036854775808]]\n", "b 0\n"),
+    ("render-unsigned-neg", "CHECK: a [[#%d,A:]]\nCHECK: b [[#A]]\n", "a -4\nb -4\n"),
+    ("render-unsigned-neg-explicit", "CHECK: a [[#%d,A:]]\nCHECK: b [[#%u,A]]\n", "a -4\nb -4\n"),
+    ("render-hex-neg", "CHECK: a [[#%d,A:]]\nCHECK: b [[#%x,A]]\n", "a -4\nb -4\n"),
+    ("capture-too-big-unsigned", "CHECK: a [[#A:]]\n", "a 18446744073709551616\n"),
+    ("capture-too-big-signed", "CHECK: a [[#%d,A:]]\n", "a 9223372036854775808\n"),
+    ("capture-too-small-signed", "CHECK: a [[#%d,A:]]\n", "a -9223372036854775809\n"),
+    ("capture-too-big-hex", "CHECK: a [[#%x,A:]]\n", "a 1ffffffffffffffff\n"),
+    ("implicit-conflict", "CHECK: a [[#%x,A:]] [[#%d,B:]]\nCHECK: b [[#A+B]]\n", "a f 3\nb 12\n"),
+    ("implicit-conflict-explicit", "CHECK: a [[#%x,A:]] [[#%d,B:]]\nCHECK: b [[#%u,A+B]]\n", "a f 3\nb 18\n"),
+    ("implicit-same", "CHECK: a [[#%x,A:]] [[#%x,B:]]\nCHECK: b [[#A+B]]\n", "a f 3\nb 12\n"),
+    ("implicit-precision-differs", "CHECK: a [[#%.2x,A:]] [[#%x,B:]]\nCHECK: b [[#A+B]]\n", "a 0f 3\nb 12\n"),
+    ("implicit-literal", "CHECK: a [[#%X,A:]]\nCHECK: b [[#A+16]]\n", "a F\nb 1F\n"),
+    ("implicit-nested-conflict", "CHECK: a [[#%x,A:]] [[#%d,B:]]\nCHECK: b [[#add(A,B)]]\n", "a f 3\nb 12\n"),
+    ("string-then-numeric", "CHECK: a [[A:x]]\nCHECK: b [[#A:]]\n", "a x\nb 1\n"),
+    ("numeric-then-string", "CHECK: b [[#A:]]\nCHECK: a [[A:x]]\n", "b 1\na x\n"),
+    ("numeric-use-of-string", "CHECK: a [[A:x]]\nCHECK: b [[#A]]\n", "a x\nb 1\n"),
+    ("string-use-of-numeric", "CHECK: b [[#A:]]\nCHECK: a [[A]]\n", "b 1\na 1\n"),
+    ("numeric-in-label", "CHECK-LABEL: a [[#A:]]\n", "a 1\n"),
+    ("numeric-use-in-label", "CHECK: a [[#A:]]\nCHECK-LABEL: b [[#A]]\n", "a 1\nb 1\n"),
+    ("numeric-in-not", "CHECK: a [[#A:]]\nCHECK-NOT: b [[#A+1]]\nCHECK: c\n", "a 1\nb 2\nc\n"),
+    ("numeric-in-not-ok", "CHECK: a [[#A:]]\nCHECK-NOT: b [[#A+1]]\nCHECK: c\n", "a 1\nb 3\nc\n"),
+    ("numeric-in-dag", "CHECK-DAG: a [[#A:]]\nCHECK-DAG: b [[#A+1]]\n", "b 2\na 1\n"),
+    ("numeric-in-next", "CHECK: a [[#A:]]\nCHECK-NEXT: b [[#A+1]]\n", "a 1\nx\nb 2\n"),
+    ("numeric-count", "CHECK: a [[#A:]]\nCHECK-COUNT-2: b [[#A]]\n", "a 1\nb 1\nb 1\n"),
+    ("numeric-var-scope", "CHECK-LABEL: f1\nCHECK: a [[#A:]]\nCHECK-LABEL: f2\nCHECK: b [[#A]]\n", "f1\na 3\nf2\nb 3\n"),
+    ("numeric-full-lines", "CHECK: [[#A:]]\nCHECK: [[#A+1]]\n", "  7\n8  \n"),
+    ("numeric-ignore-case-hex", "CHECK: v [[#%x,A:]]\n", "V FF\n"),
+    ("numeric-in-regex-line", "CHECK: {{[a-z]+}} [[#A:]] {{.*}}\nCHECK: [[#A]]\n", "mov 3 rest\n3\n"),
+    ("numeric-reg-count", "CHECK: .reg .b32 %r<[[#N:]]>;\nCHECK: mov.u32 %r[[#N-5]], 42;\n", REGS),
+    ("numeric-reg-count-bad", "CHECK: .reg .b32 %r<[[#N:]]>;\nCHECK: mov.u32 %r[[#N-4]], 42;\n", REGS),
+    ("numeric-offset-hex", "CHECK: st.global.u32 [%rd2+[[#OFF:]]]\nCHECK: offset [[#%#x,OFF]]\n", REGS),
+    ("numeric-offset-hex-bad", "CHECK: st.global.u32 [%rd2+[[#OFF:]]]\nCHECK: offset [[#%#X,OFF]]\n", REGS),
+]:
+    extra = ""
+    if name in ("numeric-var-scope",):
+        extra = "--enable-var-scope"
+    if name == "numeric-full-lines":
+        extra = "--match-full-lines"
+    if name == "numeric-ignore-case-hex":
+        extra = "--ignore-case"
+    case("numeric-" + name if not name.startswith("numeric-") else name, check, inp, extra)
+
+# -D# definitions.
+for name, args, check, inp in [
+    ("plain", "-D#N=5", "CHECK: a [[#N]]\n", "a 5\n"),
+    ("expr", "-D#N=2+3", "CHECK: a [[#N]]\n", "a 5\n"),
+    ("hexlit", "-D#N=0x10", "CHECK: a [[#N]]\n", "a 16\n"),
+    ("hexfmt", "-D#%x,N=0x1f", "CHECK: a [[#N]]\n", "a 1f\n"),
+    ("hexfmt-decimal-value", "-D#%x,N=31", "CHECK: a [[#N]]\n", "a 1f\n"),
+    ("altfmt", "-D#%#X,N=255", "CHECK: a [[#N]]\n", "a 0xFF\n"),
+    ("precision", "-D#%.4u,N=7", "CHECK: a [[#N]]\n", "a 0007\n"),
+    ("signed-neg", "-D#%d,N=-3", "CHECK: a [[#N]]\n", "a -3\n"),
+    ("unsigned-neg", "-D#N=-3", "CHECK: a [[#N]]\n", "a -3\n"),
+    ("chain", "-D#A=2 -D#B=A+1", "CHECK: a [[#A+B]]\n", "a 5\n"),
+    ("chain-reverse", "-D#B=A+1 -D#A=2", "CHECK: a [[#B]]\n", "a 3\n"),
+    ("undefined-use", "-D#B=C", "CHECK: a [[#B]]\n", "a 3\n"),
+    ("bad-name", "-D#1B=3", "CHECK: a [[#B]]\n", "a 3\n"),
+    ("empty-name", "-D#=3", "CHECK: a x\n", "a x\n"),
+    ("bad-value", "-D#N=x", "CHECK: a [[#N]]\n", "a 3\n"),
+    ("bad-format", "-D#%q,N=1", "CHECK: a [[#N]]\n", "a 1\n"),
+    ("no-equal", "-D#N", "CHECK: a x\n", "a x\n"),
+    ("pseudo", "-D#@LINE=3", "CHECK: a x\n", "a x\n"),
+    ("clash-string", "-DN=x -D#N=3", "CHECK: a x\n", "a x\n"),
+    ("clash-numeric", "-D#N=3 -DN=x", "CHECK: a x\n", "a x\n"),
+    ("two-errors", "-D#1A=3 -D#2B=4", "CHECK: a x\n", "a x\n"),
+    ("string-bad-name", "-DN+1=3", "CHECK: a x\n", "a x\n"),
+    ("string-pseudo", "-D@N=3", "CHECK: a x\n", "a x\n"),
+    ("redefine-in-check", "-D#N=3", "CHECK: a [[#N:]]\nCHECK: b [[#N]]\n", "a 4\nb 4\n"),
+    ("redefine-other-format", "-D#N=3", "CHECK: a [[#%x,N:]]\n", "a 4\n"),
+    ("overflow", "-D#N=18446744073709551615+1", "CHECK: a x\n", "a x\n"),
+    ("call", "-D#N=max(3,7)", "CHECK: a [[#N]]\n", "a 7\n"),
+    ("with-v", "-D#N=5 -v", "CHECK: a [[#N]]\n", "a 5\n"),
+    ("global-scope", "-D#N=5 --enable-var-scope", "CHECK-LABEL: f\nCHECK: a [[#N]]\n", "f\na 5\n"),
+]:
+    case("numeric-D-" + name, check, inp, args)
+
+# Substitution and capture notes (-v, failures) and the dump.
+for name, args, check, inp in [
+    ("v-subst", "-v -dump-input=never", "CHECK: a [[#A:]]\nCHECK: b [[#A+1]]\n", "a 1\nb 2\n"),
+    ("v-subst-dump", "-v -dump-input=always", "CHECK: a [[#A:]]\nCHECK: b [[#A+1]]\n", "a 1\nb 2\n"),
+    ("vv-subst-dump", "-vv -dump-input=always", "CHECK: a [[#%x,A:]] [[B:[a-z]+]]\nCHECK: b [[#A+1]] [[B]]\n", "a f q\nb 10 q\n"),
+    ("fail-subst-notes", "", "CHECK: a [[#A:]] [[S:[a-z]+]]\nCHECK: b [[#A+1]] [[S]] [[#A]]\n", "a 1 x\nb 3 x 1\n"),
+    ("fail-subst-escaped", "", "CHECK: a [[S:.*]]\nCHECK: b [[S]]\n", "a x.y\"z\\w\nb q\n"),
+    ("not-subst", "", "CHECK: a [[#A:]]\nCHECK-NOT: [[#A+1]]\nCHECK: end\n", "a 1\n2\nend\n"),
+    ("capture-error-dump", "", "CHECK: a [[#%d,A:]]\n", "a 99999999999999999999\n"),
+    ("capture-error-v", "-v", "CHECK: a [[#%d,A:]]\n", "a 99999999999999999999\n"),
+    ("capture-error-never", "-dump-input=never", "CHECK: a [[#%d,A:]]\n", "a 99999999999999999999\n"),
+    ("undef-dump-never", "-dump-input=never", "CHECK: a [[#U]] [[S]]\n", "a 1 x\n"),
+    ("overflow-dump", "", "CHECK: a [[#A:]]\nCHECK: b [[#A-2]]\n", "a 1\nb 0\n"),
+    ("overflow-in-not", "", "CHECK: a [[#A:]]\nCHECK-NOT: b [[#A-2]]\nCHECK: c\n", "a 1\nb 0\nc\n"),
+    ("undef-in-not", "", "CHECK: a\nCHECK-NOT: b [[#U]]\nCHECK: c\n", "a 1\nb 0\nc\n"),
+    ("undef-in-dag", "", "CHECK-DAG: a [[#U]]\nCHECK: c\n", "a 1\nc\n"),
+]:
+    case("numeric-notes-" + name, check, inp, args)
+
+# ================================================================ -dump-input
+# A few check/input shapes, each dumped under every filter, several
+# contexts, and the -v/-vv levels.
+
+LONG = "".join("line %02d value %d\n" % (i, i * 3) for i in range(1, 41))
+SCENARIOS = {
+    "missing-late": ("CHECK: line 05\nCHECK: line 20\nCHECK: line 99\n", LONG),
+    "next-wrong": ("CHECK: line 10\nCHECK-NEXT: line 13\n", LONG),
+    "not-found": ("CHECK: line 03\nCHECK-NOT: value 30\nCHECK: line 31\n", LONG),
+    "dag-mixed": ("CHECK-DAG: line 07\nCHECK-DAG: line 02\nCHECK-DAG: line 02\nCHECK: line 33\nCHECK: nothing\n", LONG),
+    "label-fail": ("CHECK-LABEL: line 04\nCHECK: value 9999\nCHECK-LABEL: line 30\nCHECK: line 35\n", LONG),
+    "implicit-not": ("CHECK: line 01\nCHECK: line 25\nCHECK: line 40\n", LONG),
+    "multi-line-range": ("CHECK: line 01\nCHECK: line 38 nope\n", LONG),
+    "passing": ("CHECK: line 02\nCHECK: line 12\nCHECK-SAME: value 36\nCHECK: line 39\n", LONG),
+}
+FILTERS = ["all", "annotation-full", "annotation", "error"]
+CONTEXTS = ["0", "1", "3"]
+for sname, (check, inp) in SCENARIOS.items():
+    base = "-implicit-check-not=value\\ 51" if sname == "implicit-not" else ""
+    if sname == "implicit-not":
+        base = "-implicit-check-not=value"
+    mode = "always" if sname == "passing" else "fail"
+    for f in FILTERS:
+        for c in CONTEXTS:
+            if (FILTERS.index(f) + CONTEXTS.index(c)) % 2 and sname not in ("dag-mixed", "next-wrong"):
+                continue
+            args = "%s -dump-input=%s -dump-input-filter=%s -dump-input-context=%s" % (base, mode, f, c)
+            case("dump-%s-%s-c%s" % (sname, f, c), check, inp, args.strip())
+    for extra in ["-dump-input=always", "-dump-input=never", "-dump-input=always -v",
+                  "-dump-input=always -vv", "-dump-input=fail -v", "-dump-input-context=2 -dump-input-context=7",
+                  "-dump-input-filter=error -dump-input-filter=annotation", "-dump-input=never -dump-input=fail"]:
+        tag = extra.replace("-dump-input", "d").replace("=", "").replace(" ", "").replace("-", "")
+        case("dump-%s-%s" % (sname, tag), check, inp, (base + " " + extra).strip())
+
+case("dump-help", "CHECK: x\n", "x\n", "-dump-input=help")
+case("dump-help-with-fail", "CHECK: y\n", "x\n", "-dump-input=help -dump-input=fail")
+case("dump-short-input", "CHECK: a\nCHECK: c\n", "a\nb", "-dump-input=always")
+case("dump-no-final-newline", "CHECK: a\nCHECK: z\n", "a\nb\nc", "")
+case("dump-eof-annotation", "CHECK: a\nCHECK-NOT: b\n", "a\nb\n", "")
+case("dump-eof-annotation-vv", "CHECK: a\nCHECK-NOT: q\n", "a\nb\n", "-vv -dump-input=always")
+case("dump-count-labels", "CHECK-COUNT-3: a\n", "a\na\nb\n", "-v")
+case("dump-tabs", "CHECK: x\tq\n", "\tx\ty\n", "--strict-whitespace")
+case("dump-wide-lines", "CHECK: nope\n", "".join("%d\n" % i for i in range(1, 120)), "-dump-input-filter=all")
+case("dump-wide-lines-ctx", "CHECK: 100\nCHECK: nope\n", "".join("%d\n" % i for i in range(1, 120)), "-dump-input-context=1")
+case("dump-dag-discard-vv", "CHECK-DAG: a\nCHECK-DAG: a\nCHECK-DAG: a\n", "a\na\n", "-vv")
+case("dump-dag-overlap-v", "CHECK-DAG: ab\nCHECK-DAG: b\n", "ab\n", "-v -dump-input=always")
+case("dump-not-vv", "CHECK: a\nCHECK-NOT: z\nCHECK: c\n", "a\nb\nc\n", "-vv -dump-input=always")
+case("dump-next-same-line", "CHECK: a\nCHECK-NEXT: b\n", "a b\n", "-v")
+case("dump-same-wrong-line", "CHECK: a\nCHECK-SAME: b\n", "a\nb\n", "-v")
+case("dump-empty-wrong", "CHECK: a\nCHECK-EMPTY:\n", "a\nb\n\n", "-v")
+case("dump-fuzzy-far", "CHECK: abcdef\n", "x\n" * 30 + "abcdxf\n", "")
+case("dump-crlf", "CHECK: a\nCHECK: q\n", "a\r\nb\r\n", "")
+
+# ================================================================ verbose
+for name, args, check, inp in [
+    ("v-plain", "-v -dump-input=never", "CHECK: a\nCHECK: b\n", "a\nb\n"),
+    ("v-dag", "-v -dump-input=never", "CHECK-DAG: b\nCHECK-DAG: a\n", "a\nb\n"),
+    ("vv-dag-discard", "-vv -dump-input=never", "CHECK-DAG: a\nCHECK-DAG: a\n", "a a\n"),
+    ("vv-not", "-vv -dump-input=never", "CHECK: a\nCHECK-NOT: x\nCHECK: b\n", "a\nb\n"),
+    ("vv-eof-not", "-vv -dump-input=never", "CHECK: a\nCHECK-NOT: x\n", "a\nb\n"),
+    ("v-eof-not", "-v -dump-input=never", "CHECK: a\nCHECK-NOT: x\n", "a\nb\n"),
+    ("v-count", "-v -dump-input=never", "CHECK-COUNT-2: a\n", "a\na\n"),
+    ("v-captures", "-v -dump-input=never", "CHECK: [[X:[a-z]+]] [[#N:]]\nCHECK: [[X]] [[#N+1]]\n", "ab 1\nab 2\n"),
+    ("v-label", "-v -dump-input=never", "CHECK-LABEL: f\nCHECK: a\n", "f\na\n"),
+    ("v-next-fail", "-v -dump-input=never", "CHECK: a\nCHECK-NEXT: b\n", "a\nx\nb\n"),
+    ("v-empty", "-v -dump-input=never", "CHECK: a\nCHECK-EMPTY:\n", "a\n\n"),
+    ("v-literal", "-v -dump-input=never", "CHECK{LITERAL}: [[x]]\n", "[[x]]\n"),
+    ("vv-implicit", "-vv -dump-input=never -implicit-check-not=zz", "CHECK: a\n", "a\n"),
+    ("v-not-found-fail", "-v", "CHECK: a\nCHECK: q\n", "a\nb\n"),
+    ("v-env-style-flag", "-v=1 -dump-input=never", "CHECK: a\n", "a\n"),
+    ("v-off", "-v=0 -dump-input=never", "CHECK: a\n", "a\n"),
+]:
+    case("verbose-" + name, check, inp, args)
+
+# ================================================================ regex errors
+for name, re_ in [
+    ("paren-open", "(a"), ("paren-close", "a)"), ("bracket-open", "[a"), ("brace-bad", "a{1"),
+    ("brace-order", "a{3,1}"), ("brace-huge", "a{256}"), ("rep-start", "*a"), ("rep-double", "a**"),
+    ("rep-after-bar", "a|*b"), ("empty-alt", "a||b"), ("empty-alt-end", "a|"), ("empty-group", "()"),
+    ("range-bad", "[z-a]"), ("class-bad", "[[:foo:]]"), ("class-ok", "[[:digit:]]+"),
+    ("collate-bad", "[[.foo.]]"), ("collate-ok", "[[.-.]]"), ("equiv", "[[=a=]]"),
+    ("backslash-end", "a\\\\"), ("backref-none", "\\\\1"), ("caret-rep", "^*"), ("dash-start", "[-a]"),
+    ("close-bracket-first", "[]a]"), ("negated-newline", "a[^x]b"), ("brace-literal", "a{b"),
+    ("escaped-d", "\\\\d"), ("dot-star", "a.*b"), ("bound-comma", "a{2,}"), ("alternation-longest", "x|ab"),
+]:
+    case("regex-" + name, "CHECK: {{%s}}\n" % re_, "a\nab\nab1\nx-y\naxb\na{b\nd\naab\n")
+
+
 def main():
     if os.path.isdir(OUT):
         for d in os.listdir(OUT):

@@ -3,10 +3,12 @@
 # using LLVM 14's FileCheck (override with FILECHECK=/path/to/FileCheck).
 #
 # For each case directory NNN-name/ this runs, from inside that directory:
-#   $FILECHECK check.txt --input-file input.txt $(cat args) --dump-input=never
-# with FILECHECK_OPTS unset, and writes `expected` as two lines:
-#   exit N
-#   <first stderr line containing "error:", verbatim>   (or "-" if none)
+#   $FILECHECK check.txt --input-file input.txt $(cat args)
+# with FILECHECK_OPTS unset, and writes
+#   expected         "exit N", then the whole of standard error (without the
+#                    "FileCheck command line:" line; the binary's path
+#                    elsewhere reads "FileCheck")
+#   expected.stdout  standard output, when there is any (-dump-input=help)
 # Usage: record.sh [CASE_DIR...]   (default: all NNN-* dirs next to this script)
 set -u
 set -f   # `args` is word-split but never glob-expanded (e.g. -DADDR=[%rd1+8])
@@ -28,10 +30,11 @@ for d in "${dirs[@]}"; do
     cd "$d" || exit 1
     args=$(cat args)
     # shellcheck disable=SC2086
-    err=$("$FC" check.txt --input-file input.txt $args --dump-input=never 2>&1 >/dev/null)
+    "$FC" check.txt --input-file input.txt $args >out.tmp 2>err.tmp
     rc=$?
-    line=$(printf '%s\n' "$err" | grep -m1 -a 'error:')
-    printf 'exit %d\n%s\n' "$rc" "${line:--}" > expected
+    { printf 'exit %d\n' "$rc"; grep -av '^FileCheck command line:' err.tmp | sed "s|$FC|FileCheck|g"; } > expected
+    if [ -s out.tmp ]; then mv out.tmp expected.stdout; else rm -f out.tmp expected.stdout; fi
+    rm -f err.tmp
   )
   n=$((n + 1))
 done
