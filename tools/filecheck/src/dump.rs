@@ -5,7 +5,7 @@
 //! vertical ellipsis when that is shorter.
 
 use crate::check::{Diag, MatchType};
-use crate::source::SourceMgr;
+use crate::source::{ansi, SourceMgr};
 use std::fmt::Write;
 
 /// `-dump-input-filter` values, in LLVM's precedence order.
@@ -23,24 +23,31 @@ pub enum Filter {
 
 struct Marker {
     lead: char,
+    color: u8,
     note: String,
     filters_as_error: bool,
 }
 
 fn marker(t: MatchType) -> Marker {
-    let (lead, note, err) = match t {
-        MatchType::FoundAndExpected => ('^', "", false),
-        MatchType::FoundButExcluded => ('!', "error: no match expected", true),
-        MatchType::FoundButWrongLine => ('!', "error: match on wrong line", true),
-        MatchType::FoundButDiscarded => ('!', "discard: overlaps earlier match", false),
-        MatchType::FoundErrorNote => ('!', "error: unknown error after match", true),
-        MatchType::NoneAndExcluded => ('X', "", false),
-        MatchType::NoneButExpected => ('X', "error: no match found", true),
-        MatchType::NoneForInvalidPattern => ('X', "error: match failed for invalid pattern", true),
-        MatchType::Fuzzy => ('?', "possible intended match", true),
+    let (lead, color, note, err) = match t {
+        MatchType::FoundAndExpected => ('^', ansi::GREEN, "", false),
+        MatchType::FoundButExcluded => ('!', ansi::RED, "error: no match expected", true),
+        MatchType::FoundButWrongLine => ('!', ansi::RED, "error: match on wrong line", true),
+        MatchType::FoundButDiscarded => ('!', ansi::CYAN, "discard: overlaps earlier match", false),
+        MatchType::FoundErrorNote => ('!', ansi::RED, "error: unknown error after match", true),
+        MatchType::NoneAndExcluded => ('X', ansi::GREEN, "", false),
+        MatchType::NoneButExpected => ('X', ansi::RED, "error: no match found", true),
+        MatchType::NoneForInvalidPattern => (
+            'X',
+            ansi::RED,
+            "error: match failed for invalid pattern",
+            true,
+        ),
+        MatchType::Fuzzy => ('?', ansi::MAGENTA, "possible intended match", true),
     };
     Marker {
         lead,
+        color,
         note: note.to_string(),
         filters_as_error: err,
     }
@@ -55,6 +62,8 @@ struct Annotation {
     /// Exclusive; `usize::MAX`: to the end of the line.
     end_col: usize,
     marker: Marker,
+    /// A good match of an expected pattern (left unhighlighted with -v).
+    found_and_expected: bool,
 }
 
 /// Builds the annotations of `diags`; labels name the check file line, or
@@ -96,6 +105,7 @@ fn annotations(
         if d.match_ty == MatchType::FoundErrorNote {
             m.note = format!("error: {}", m.note);
         }
+        let found_and_expected = d.match_ty == MatchType::FoundAndExpected;
         let (sl, sc) = d.start;
         let (el, ec) = d.end;
         if sl == el {
@@ -107,9 +117,10 @@ fn annotations(
                 start_col: sc,
                 end_col: (sc + 1).max(ec),
                 marker: m,
+                found_and_expected,
             });
         } else {
-            let as_error = m.filters_as_error;
+            let (as_error, color) = (m.filters_as_error, m.color);
             out.push(Annotation {
                 diag_index: k,
                 label: label.clone(),
@@ -118,6 +129,7 @@ fn annotations(
                 start_col: sc,
                 end_col: usize::MAX,
                 marker: m,
+                found_and_expected,
             });
             for l in sl + 1..=el {
                 if ec == 1 && l == el {
@@ -132,9 +144,11 @@ fn annotations(
                     end_col: if l != el { usize::MAX } else { ec },
                     marker: Marker {
                         lead: '~',
+                        color,
                         note: String::new(),
                         filters_as_error: as_error,
                     },
+                    found_and_expected,
                 });
             }
         }
@@ -157,13 +171,23 @@ fn in_filter(filter: Filter, line: usize, anns: &[Annotation]) -> usize {
     usize::MAX
 }
 
-fn flush_elided(out: &mut String, elided: &mut String, width: usize) {
+fn flush_elided(out: &mut String, elided: &mut String, width: usize, color: bool) {
     if elided.is_empty() {
         return;
     }
     if elided.matches('\n').count() > 3 {
         for _ in 0..3 {
-            let _ = writeln!(out, "{:>width$}", ".");
+            if color {
+                let _ = writeln!(
+                    out,
+                    "{}{:>width$}{}",
+                    ansi::color(ansi::BLACK, true, false),
+                    ".",
+                    ansi::RESET
+                );
+            } else {
+                let _ = writeln!(out, "{:>width$}", ".");
+            }
         }
     } else {
         out.push_str(elided);
@@ -184,11 +208,18 @@ pub fn write(
     diags: &[Diag],
     filter: Filter,
     context: usize,
+    verbose: bool,
 ) {
+    let color = sm.color;
     let _ = write!(
         out,
         "\nInput file: {input_name}\nCheck file: {check_name}\n\n-dump-input=help explains the following input dump.\n\nInput was:\n<<<<<<\n"
     );
+    if color {
+        // LLVM asks a throw-away colored stream whether colors are on.
+        out.push_str(ansi::BOLD);
+        out.push_str(ansi::RESET);
+    }
     let (mut anns, label_width) = annotations(sm, check_buf, implicit, diags);
     anns.sort_by_key(|a| (a.line, a.diag_index));
     let b = input.as_bytes();
@@ -219,12 +250,46 @@ pub fn write(
             && (next_in_filter == usize::MAX || line + context < next_in_filter);
         let mut text = String::new();
         if !elide {
-            flush_elided(out, &mut elided, width);
+            flush_elided(out, &mut elided, width, color);
         }
-        let _ = write!(text, "{line:>width$}: ");
+        if color {
+            let _ = write!(
+                text,
+                "{}{line:>width$}: {}{}",
+                ansi::color(ansi::BLACK, true, false),
+                ansi::RESET,
+                ansi::BOLD
+            );
+        } else {
+            let _ = write!(text, "{line:>width$}: ");
+        }
+        let cyan = ansi::color(ansi::CYAN, true, true);
+        if color && verbose {
+            text.push_str(&cyan);
+        }
+        // With -v and colors, text outside good matches is highlighted.
+        let matches: Vec<(usize, usize)> = if color && verbose {
+            anns[ai..]
+                .iter()
+                .take_while(|a| a.line == line)
+                .filter(|a| a.found_and_expected)
+                .map(|a| (a.start_col, a.end_col))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let line_start = pos;
         let mut newline = false;
+        let mut in_match = false;
+        let mut col = 1;
         while pos < b.len() && !newline {
+            let was = in_match;
+            in_match = matches.iter().any(|&(s, e)| s <= col && col < e);
+            if !was && in_match {
+                text.push_str(ansi::RESET);
+            } else if was && !in_match {
+                text.push_str(&cyan);
+            }
             if b[pos] == b'\n' {
                 newline = true;
                 text.push(' ');
@@ -236,11 +301,18 @@ pub fn write(
                 pos = ch_end - 1;
             }
             pos += 1;
+            col += 1;
+        }
+        if color {
+            text.push_str(ansi::RESET);
         }
         text.push('\n');
         let line_width = pos - line_start;
         while ai < anns.len() && anns[ai].line == line {
             let a = &anns[ai];
+            if color {
+                text.push_str(&ansi::color(a.marker.color, true, false));
+            }
             let _ = write!(text, "{:<width$}  ", a.label);
             let mut col = 1;
             while col < a.start_col {
@@ -262,6 +334,9 @@ pub fn write(
                 text.push_str(&a.marker.note);
             }
             text.push('\n');
+            if color {
+                text.push_str(ansi::RESET);
+            }
             ai += 1;
         }
         if elide {
@@ -271,7 +346,7 @@ pub fn write(
         }
         line += 1;
     }
-    flush_elided(out, &mut elided, width);
+    flush_elided(out, &mut elided, width, color);
     out.push_str(">>>>>>\n");
 }
 

@@ -10,7 +10,8 @@
 //! - [`posix`]: POSIX extended regexes, validated with `regcomp`'s errors;
 //! - [`numeric`]: numeric blocks `[[#%x,VAR:EXPR]]`, values and formats;
 //! - [`pattern`]: one directive's pattern, its matching and notes;
-//! - [`check`]: reading the check file and checking the input;
+//! - [`read`]: reading the check file into check strings;
+//! - [`check`]: checking the input with them;
 //! - [`dump`]: the annotated input dump.
 //!
 //! Both buffers are canonicalised first (CRLF → LF; runs of blanks → one
@@ -18,10 +19,12 @@
 #![deny(missing_docs)]
 
 pub mod check;
+mod cli;
 pub mod dump;
 pub mod numeric;
 pub mod pattern;
 pub mod posix;
+pub mod read;
 pub mod source;
 
 use dump::Filter;
@@ -38,6 +41,10 @@ pub struct Invocation {
     pub check_file: String,
     /// The input file (`-` for standard input).
     pub input_file: String,
+    /// `--help`: print the options and stop.
+    pub help: bool,
+    /// `--version`: print the version and stop.
+    pub version: bool,
 }
 
 /// Why a command line was not accepted: the message and exit code.
@@ -98,6 +105,8 @@ pub struct Options {
     pub verbose: u8,
     /// `--allow-deprecated-dag-overlap`.
     pub allow_deprecated_dag_overlap: bool,
+    /// `--color`: ANSI colors in messages and the dump.
+    pub color: bool,
 }
 
 impl Default for Options {
@@ -118,6 +127,7 @@ impl Default for Options {
             dump_input_context: 5,
             verbose: 0,
             allow_deprecated_dag_overlap: false,
+            color: false,
         }
     }
 }
@@ -136,256 +146,7 @@ pub struct Outcome {
 /// Parses FileCheck arguments (without the program name), as LLVM's
 /// `cl` does: one dash or two, `=VALUE` or a separate value, `-DNAME=V`.
 pub fn parse_args(args: &[String]) -> Result<Invocation, CommandLineError> {
-    parse_args_as("FileCheck", "FileCheck", args)
-}
-
-/// Every option name LLVM 14's FileCheck registers (its own and LLVM's
-/// generic ones), for "Did you mean" suggestions.
-const OPTION_NAMES: &[&str] = &[
-    "color",
-    "D",
-    "allow-deprecated-dag-overlap",
-    "allow-empty",
-    "allow-unused-prefixes",
-    "check-prefix",
-    "check-prefixes",
-    "comment-prefixes",
-    "crash-diagnostics-dir",
-    "debug-counter",
-    "disable-symbolication",
-    "dump-input",
-    "dump-input-context",
-    "dump-input-filter",
-    "enable-var-scope",
-    "ignore-case",
-    "implicit-check-not",
-    "info-output-file",
-    "input-file",
-    "match-full-lines",
-    "print-debug-counter",
-    "rng-seed",
-    "sort-timers",
-    "stats",
-    "stats-json",
-    "strict-whitespace",
-    "track-memory",
-    "treat-scalable-fixed-error-as-warning",
-    "v",
-    "vv",
-    "h",
-    "help",
-    "help-hidden",
-    "help-list",
-    "help-list-hidden",
-    "print-all-options",
-    "print-options",
-    "version",
-];
-
-/// The registered option nearest to `name` (LLVM's `LookupNearestOption`).
-fn nearest_option(name: &str, value: Option<&str>) -> String {
-    let mut best: Option<(usize, &str)> = None;
-    for o in OPTION_NAMES {
-        let d = pattern::edit_distance(o.as_bytes(), name.as_bytes());
-        if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, o));
-        }
-    }
-    let o = best.map_or("", |b| b.1);
-    let dashes = if o.len() == 1 { "-" } else { "--" };
-    match value {
-        Some(v) if !v.is_empty() => format!("{dashes}{o}={v}"),
-        _ => format!("{dashes}{o}"),
-    }
-}
-
-/// Mutable state of one command-line parse.
-struct ParseState {
-    o: Options,
-    dumps: Vec<DumpInput>,
-    filters: Vec<Filter>,
-    contexts: Vec<usize>,
-    input_file: String,
-}
-
-/// Applies one option (`name`, with `inline` after `=`), taking a separate
-/// value from `args[*i]` when it needs one.
-fn apply_option(
-    st: &mut ParseState,
-    name: &str,
-    inline: Option<&str>,
-    args: &[String],
-    i: &mut usize,
-) -> Result<(), String> {
-    let dashes = if name.len() == 1 { "-" } else { "--" };
-    let value = |i: &mut usize| -> Result<String, String> {
-        if let Some(v) = inline {
-            return Ok(v.to_string());
-        }
-        match args.get(*i) {
-            Some(v) => {
-                *i += 1;
-                Ok(v.clone())
-            }
-            None => Err(format!("for the {dashes}{name} option: requires a value!")),
-        }
-    };
-    let flag = || -> Result<bool, String> {
-        match inline {
-            None | Some("true" | "TRUE" | "True" | "1") => Ok(true),
-            Some("false" | "FALSE" | "False" | "0") => Ok(false),
-            Some(v) => Err(format!(
-                "for the {dashes}{name} option: '{v}' is invalid value for boolean argument! Try 0 or 1"
-            )),
-        }
-    };
-    let o = &mut st.o;
-    match name {
-        "check-prefix" => o.check_prefixes.push(value(i)?),
-        "check-prefixes" => o
-            .check_prefixes
-            .extend(value(i)?.split(',').map(String::from)),
-        "comment-prefixes" => o
-            .comment_prefixes
-            .extend(value(i)?.split(',').map(String::from)),
-        "implicit-check-not" => o.implicit_check_not.push(value(i)?),
-        "input-file" => st.input_file = value(i)?,
-        "dump-input" => {
-            let v = value(i)?;
-            st.dumps.push(match v.as_str() {
-                "help" => DumpInput::Help,
-                "always" => DumpInput::Always,
-                "fail" => DumpInput::Fail,
-                "never" => DumpInput::Never,
-                _ => {
-                    return Err(format!(
-                        "for the --dump-input option: Cannot find option named '{v}'!"
-                    ))
-                }
-            });
-        }
-        "dump-input-filter" => {
-            let v = value(i)?;
-            st.filters.push(match v.as_str() {
-                "all" => Filter::All,
-                "annotation-full" => Filter::AnnotationFull,
-                "annotation" => Filter::Annotation,
-                "error" => Filter::Error,
-                _ => {
-                    return Err(format!(
-                        "for the --dump-input-filter option: Cannot find option named '{v}'!"
-                    ))
-                }
-            });
-        }
-        "dump-input-context" => {
-            let v = value(i)?;
-            match v.parse::<u32>() {
-                Ok(n) => st.contexts.push(n as usize),
-                Err(_) => return Err(format!(
-                    "for the --dump-input-context option: '{v}' value invalid for uint argument!"
-                )),
-            }
-        }
-        "color" => {
-            flag()?;
-        }
-        "allow-deprecated-dag-overlap" => o.allow_deprecated_dag_overlap = flag()?,
-        "allow-unused-prefixes" => o.allow_unused_prefixes = flag()?,
-        "match-full-lines" => o.match_full_lines = flag()?,
-        "strict-whitespace" => o.strict_whitespace = flag()?,
-        "ignore-case" => o.ignore_case = flag()?,
-        "allow-empty" => o.allow_empty = flag()?,
-        "enable-var-scope" => o.enable_var_scope = flag()?,
-        "v" => {
-            if flag()? {
-                o.verbose = o.verbose.max(1);
-            }
-        }
-        "vv" => {
-            if flag()? {
-                o.verbose = 2;
-            }
-        }
-        "help" | "h" | "help-hidden" => st.dumps.push(DumpInput::Help),
-        _ => return Err(String::new()),
-    }
-    Ok(())
-}
-
-fn parse_args_as(prog: &str, argv0: &str, args: &[String]) -> Result<Invocation, CommandLineError> {
-    let mut st = ParseState {
-        o: Options::default(),
-        dumps: Vec::new(),
-        filters: Vec::new(),
-        contexts: Vec::new(),
-        input_file: "-".to_string(),
-    };
-    let mut positionals: Vec<String> = Vec::new();
-    // LLVM reports every bad argument, then exits with status 1.
-    let mut errors: Vec<String> = Vec::new();
-    let mut positional_only = false;
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].clone();
-        i += 1;
-        if positional_only || !a.starts_with('-') || a == "-" {
-            positionals.push(a);
-            continue;
-        }
-        if a == "--" {
-            positional_only = true;
-            continue;
-        }
-        let flag = a.strip_prefix("--").unwrap_or(&a[1..]);
-        if let Some(def) = flag.strip_prefix('D') {
-            if def.is_empty() {
-                errors.push("for the -D option: requires a value!".into());
-            } else {
-                st.o.defines.push(def.to_string());
-            }
-            continue;
-        }
-        let (name, inline) = match flag.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (flag, None),
-        };
-        match apply_option(&mut st, name, inline, args, &mut i) {
-            Ok(()) => {}
-            Err(e) if e.is_empty() => {
-                errors.push(format!(
-                    "Unknown command line argument '{a}'.  Try: '{argv0} --help'"
-                ));
-                errors.push(format!("Did you mean '{}'?", nearest_option(name, inline)));
-            }
-            Err(e) => errors.push(e),
-        }
-    }
-    if positionals.len() > 1 {
-        errors.push(format!(
-            "Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: {argv0} --help"
-        ));
-    }
-    if !errors.is_empty() {
-        let message: Vec<String> = errors.iter().map(|e| format!("{prog}: {e}")).collect();
-        return Err(CommandLineError {
-            message: message.join("\n"),
-            code: 1,
-        });
-    }
-    let mut o = st.o;
-    if let Some(&d) = st.dumps.iter().max() {
-        o.dump_input = d;
-    }
-    o.dump_input_filter = st.filters.iter().max().copied();
-    if let Some(&c) = st.contexts.iter().max() {
-        o.dump_input_context = c;
-    }
-    Ok(Invocation {
-        options: o,
-        check_file: positionals.into_iter().next().unwrap_or_default(),
-        input_file: st.input_file,
-    })
+    cli::parse_args_as("FileCheck", "FileCheck", args)
 }
 
 /// Runs a whole FileCheck command line: `args` (after `FILECHECK_OPTS`
@@ -406,10 +167,27 @@ pub fn run_command_as(argv0: &str, args: &[String], stdin: &[u8]) -> Outcome {
         stderr,
         stdout: String::new(),
     };
-    let inv = match parse_args_as(prog, argv0, args) {
+    let inv = match cli::parse_args_as(prog, argv0, args) {
         Ok(inv) => inv,
         Err(e) => return fail(e.code, format!("{}\n", e.message)),
     };
+    if inv.help {
+        return Outcome {
+            code: 0,
+            stderr: String::new(),
+            stdout: cli::HELP.replace("USAGE: FileCheck", &format!("USAGE: {prog}")),
+        };
+    }
+    if inv.version {
+        return Outcome {
+            code: 0,
+            stderr: String::new(),
+            stdout: format!(
+                "{prog} (ptx-opt {}): LLVM 14.0.6 FileCheck's syntax, options and messages\n",
+                env!("CARGO_PKG_VERSION")
+            ),
+        };
+    }
     if inv.options.dump_input == DumpInput::Help {
         return Outcome {
             code: 0,
@@ -617,6 +395,7 @@ fn run_full(
         req.comment_prefixes = vec!["COM".into(), "RUN".into()];
     }
     let mut sm = SourceMgr::default();
+    sm.color = opts.color;
     let check_text = canonicalize(check_src, opts.strict_whitespace);
     let check_buf = sm.add(check_name, check_text);
     let implicit: Vec<usize> = opts
@@ -708,6 +487,7 @@ fn run_full(
             checker.diags.as_deref().unwrap_or(&[]),
             filter,
             opts.dump_input_context,
+            opts.verbose >= 1,
         );
     }
     Outcome {

@@ -843,3 +843,57 @@ impl Parser<'_> {
 pub fn start_of(s: &str) -> usize {
     addr(s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_stay_within_i64_min_to_u64_max() {
+        assert_eq!(Op::Add.eval(u64::MAX as i128, 0), Ok(u64::MAX as i128));
+        assert_eq!(Op::Add.eval(u64::MAX as i128, 1), Err(Overflow));
+        assert_eq!(Op::Sub.eval(i64::MIN as i128, 1), Err(Overflow));
+        assert_eq!(
+            Op::Mul.eval(u64::MAX as i128, u64::MAX as i128),
+            Err(Overflow)
+        );
+        assert_eq!(Op::Div.eval(7, 0), Err(Overflow));
+        assert_eq!(Op::Div.eval(-7, 2), Ok(-3));
+        assert_eq!(Op::Min.eval(-1, 2), Ok(-1));
+    }
+
+    #[test]
+    fn formats_render_and_read_back() {
+        let hex = Format::new(FormatKind::HexLower, 4, true);
+        assert_eq!(hex.render(0xac), Ok("0x00ac".to_string()));
+        assert_eq!(hex.wildcard(), "0x([1-9a-f][0-9a-f]*)?[0-9a-f]{4}");
+        assert_eq!(hex.parse_value("0x00ac"), Ok(0xac));
+        assert_eq!(
+            hex.parse_value("00ac"),
+            Err("missing alternate form prefix")
+        );
+        assert_eq!(Format::UNSIGNED.render(-1), Err(Overflow));
+        let signed = Format::new(FormatKind::Signed, 3, false);
+        assert_eq!(signed.render(-5), Ok("-005".to_string()));
+        assert_eq!(
+            signed.parse_value("9223372036854775808"),
+            Err("unable to represent numeric value")
+        );
+        // No format equals nothing, not even itself.
+        assert_ne!(Format::NONE, Format::NONE);
+    }
+
+    #[test]
+    fn integers_are_read_with_llvm_radix_sensing() {
+        let mut s = "0x1fz";
+        assert_eq!(consume_unsigned(&mut s, 0), Some(0x1f));
+        assert_eq!(s, "z");
+        let mut s = "017";
+        assert_eq!(consume_unsigned(&mut s, 0), Some(0o17));
+        let mut s = "0x";
+        assert_eq!(consume_unsigned(&mut s, 0), None);
+        assert_eq!(s, "", "a failed parse still drops the radix prefix");
+        let mut s = "-9223372036854775808";
+        assert_eq!(consume_signed(&mut s, 0), Some(i64::MIN));
+    }
+}

@@ -452,3 +452,44 @@ pub fn escape(s: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_match_regcomp() {
+        for (re, want) in [
+            ("(a", msg::EPAREN),
+            ("a)", msg::EPAREN),
+            ("[a", msg::EBRACK),
+            ("a{1", msg::EBRACE),
+            ("a{3,1}", msg::BADBR),
+            ("a{256}", msg::BADBR),
+            ("*a", msg::BADRPT),
+            ("a**", msg::BADRPT),
+            ("^*", msg::BADRPT),
+            ("a||b", msg::EMPTY),
+            ("", msg::EMPTY),
+            ("[z-a]", msg::ERANGE),
+            ("[[:foo:]]", msg::ECTYPE),
+            ("[[.foo.]]", msg::ECOLLATE),
+            ("a\\", msg::EESCAPE),
+            ("\\1", msg::ESUBREG),
+        ] {
+            assert_eq!(translate(re).err(), Some(want), "{re}");
+        }
+    }
+
+    #[test]
+    fn translation_keeps_posix_meaning_and_groups() {
+        let t = translate("(a)(b|c)\\2").unwrap();
+        assert_eq!(t.groups, 2);
+        assert_eq!(t.regex, "(a)(b|c)\\2");
+        // A backslash makes letters literal; a lone brace is literal.
+        assert_eq!(translate("\\d{").unwrap().regex, "d\\{");
+        // A negated bracket never matches a newline (REG_NEWLINE).
+        assert_eq!(translate("[^]x-]").unwrap().regex, "[^\\n\\]x\\-]");
+        assert_eq!(translate("[[:digit:]]").unwrap().regex, "[[:digit:]]");
+    }
+}

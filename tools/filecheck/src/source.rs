@@ -11,7 +11,6 @@
 //! by [`SourceMgr::text`] is a slice of a buffer that never moves, so a
 //! slice's address locates it.
 
-use std::fmt::Write;
 use std::rc::Rc;
 
 /// The address of `s`'s first byte.
@@ -31,6 +30,14 @@ pub enum Level {
 }
 
 impl Level {
+    fn color(self) -> u8 {
+        match self {
+            Level::Error => ansi::RED,
+            Level::Remark => ansi::BLUE,
+            Level::Note => ansi::BLACK,
+        }
+    }
+
     fn word(self) -> &'static str {
         match self {
             Level::Error => "error",
@@ -81,6 +88,38 @@ struct Buffer {
 #[derive(Default)]
 pub struct SourceMgr {
     buffers: Vec<Buffer>,
+    /// `-color`: messages carry ANSI colors, as LLVM's with colors forced.
+    pub color: bool,
+}
+
+/// ANSI codes as LLVM's `sys::Process` writes them.
+pub mod ansi {
+    /// `OutputBold` (also what LLVM's "saved color" writes).
+    pub const BOLD: &str = "\x1b[1m";
+    /// `ResetColor`.
+    pub const RESET: &str = "\x1b[0m";
+    /// Color numbers.
+    pub const BLACK: u8 = 0;
+    /// Red.
+    pub const RED: u8 = 1;
+    /// Green.
+    pub const GREEN: u8 = 2;
+    /// Blue.
+    pub const BLUE: u8 = 4;
+    /// Magenta.
+    pub const MAGENTA: u8 = 5;
+    /// Cyan.
+    pub const CYAN: u8 = 6;
+
+    /// `OutputColor(code, bold, bg)`.
+    pub fn color(code: u8, bold: bool, bg: bool) -> String {
+        format!(
+            "\x1b[0;{}{}{}m",
+            if bold { "1;" } else { "" },
+            if bg { '4' } else { '3' },
+            code
+        )
+    }
 }
 
 impl SourceMgr {
@@ -139,9 +178,10 @@ impl SourceMgr {
         let b = self.buffers[id].text.as_bytes();
         let before = &b[..pos.min(b.len())];
         let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+        // The column counts from the last `\n` or `\r`, as LLVM's does.
         let start = before
             .iter()
-            .rposition(|&c| c == b'\n')
+            .rposition(|&c| c == b'\n' || c == b'\r')
             .map_or(0, |k| k + 1);
         (line, pos - start + 1)
     }
@@ -161,40 +201,28 @@ impl SourceMgr {
         let b = text.as_bytes();
         let line_start = b[..pos]
             .iter()
-            .rposition(|&c| c == b'\n')
+            .rposition(|&c| c == b'\n' || c == b'\r')
             .map_or(0, |k| k + 1);
         let line_end = b[pos..]
             .iter()
             .position(|&c| c == b'\n' || c == b'\r')
             .map_or(b.len(), |k| pos + k);
         let (line, col) = self.line_col(loc);
-        let _ = writeln!(
-            out,
-            "{}:{line}:{col}: {}: {msg}",
-            self.buffers[id].name,
-            level.word()
-        );
+        let paint = |code: &str, text: &str| -> String {
+            if self.color {
+                format!("{code}{text}{}", ansi::RESET)
+            } else {
+                text.to_string()
+            }
+        };
+        let name = &self.buffers[id].name;
+        out.push_str(&paint(ansi::BOLD, &format!("{name}:{line}:{col}: ")));
+        out.push_str(&paint(
+            &ansi::color(level.color(), true, false),
+            &format!("{}: ", level.word()),
+        ));
+        out.push_str(&paint(ansi::BOLD, &format!("{msg}\n")));
         let contents = &b[line_start..line_end];
-        let base = addr(text);
-        let mut caret = vec![b' '; contents.len() + 1];
-        for &(rs, re) in ranges {
-            let (ls, le) = (base + line_start, base + line_end);
-            if rs > le || re < ls {
-                continue;
-            }
-            let s = rs.saturating_sub(ls).min(contents.len());
-            let e = if re > le { le - ls } else { re - ls };
-            for c in caret.iter_mut().take(e).skip(s) {
-                *c = b'~';
-            }
-        }
-        let column = pos - line_start;
-        if column <= contents.len() {
-            caret[column] = b'^';
-        }
-        while caret.last() == Some(&b' ') {
-            caret.pop();
-        }
         // The source line, tabs expanded.
         let mut shown = Vec::new();
         for &c in contents {
@@ -209,6 +237,28 @@ impl SourceMgr {
         }
         out.push_str(&String::from_utf8_lossy(&shown));
         out.push('\n');
+        // LLVM shows no caret under a line with non-ASCII bytes.
+        if contents.iter().any(|&c| c >= 0x80) {
+            return;
+        }
+        let base = addr(text);
+        let mut caret = vec![b' '; contents.len() + 1];
+        for &(rs, re) in ranges {
+            let (ls, le) = (base + line_start, base + line_end);
+            if rs > le || re < ls {
+                continue;
+            }
+            let s = rs.max(ls) - ls;
+            let e = (re.min(le) - ls).min(caret.len());
+            for c in caret.iter_mut().take(e).skip(s) {
+                *c = b'~';
+            }
+        }
+        let column = pos - line_start;
+        caret[column.min(contents.len())] = b'^';
+        while caret.last() == Some(&b' ') {
+            caret.pop();
+        }
         let mut marks = Vec::new();
         for (i, &c) in caret.iter().enumerate() {
             if contents.get(i) != Some(&b'\t') {
@@ -222,8 +272,11 @@ impl SourceMgr {
                 }
             }
         }
-        out.push_str(&String::from_utf8_lossy(&marks));
-        out.push('\n');
+        marks.push(b'\n');
+        out.push_str(&paint(
+            &ansi::color(ansi::GREEN, true, false),
+            &String::from_utf8_lossy(&marks),
+        ));
     }
 
     /// Writes a located error as LLVM's `ErrorDiagnostic::log` does.

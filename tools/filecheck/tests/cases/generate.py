@@ -876,6 +876,19 @@ for name, re_ in [
     case("regex-" + name, "CHECK: {{%s}}\n" % re_, "a\nab\nab1\nx-y\naxb\na{b\nd\naab\n")
 
 
+# ================================================================ -color
+for name, args, check, inp in [
+    ("fail", "-color", "CHECK: foo\nCHECK: bar\n", "foo\nbaz\n"),
+    ("not", "-color -v", "CHECK: foo\nCHECK-NOT: baz\nCHECK: qux\n", "foo\nbaz\nqux\n"),
+    ("always-vv", "-color -vv -dump-input=always", "CHECK: a\nCHECK-NOT: q\nCHECK-DAG: c\nCHECK-DAG: c\n", "a b c\nc\n"),
+    ("never-v", "-color -v -dump-input=never", "CHECK: a [[#N:]]\nCHECK: b [[#N+1]]\n", "a 1\nb 2\n"),
+    ("elided", "-color -dump-input-context=1", "CHECK: nope\n", "".join("x%d\n" % i for i in range(30))),
+    ("off", "-color=false", "CHECK: foo\n", "bar\n"),
+    ("tabs", "-color --strict-whitespace", "CHECK: a\tb\n", "a\tc\n"),
+    ("parse-error", "-color", "CHECK: [[#%z,N:]]\n", "x\n"),
+]:
+    case("color-" + name, check, inp, args)
+
 def main():
     if os.path.isdir(OUT):
         for d in os.listdir(OUT):
