@@ -1,0 +1,205 @@
+//! Memory instructions: ld and st of every width and vector shape, and
+//! the atomic atom and red.
+
+use super::*;
+
+/// This family's instructions; `Flow::NotMine` for any other.
+#[allow(clippy::needless_range_loop)]
+pub(super) fn step(
+    c: &Ctx,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    results: &mut [u64; 32],
+) -> Result<Flow, EvalError> {
+    let Ctx {
+        k,
+        f,
+        d,
+        info,
+        pos,
+        ty,
+        bits,
+        mb,
+        run,
+        ..
+    } = *c;
+    let s = |n: usize, t: Type, w: &Warp, cta: &Cta, m: &Machine| c.operand(n, t, w, cta, m);
+    let word = |x: &str| c.word(x);
+    let unsupported = || c.unsupported();
+    let mut out = *results;
+    match info.opcode {
+        Opcode::Ld | Opcode::St => {
+            let vec_n = if word("v4") {
+                4
+            } else if word("v2") {
+                2
+            } else {
+                1
+            };
+            let len = (bits as u64).div_ceil(8);
+            let space = info.space();
+            let (addr_op, val_op) = if info.opcode == Opcode::Ld {
+                (1, 0)
+            } else {
+                (0, 1)
+            };
+            let Some(Operand::Addr(a)) = d.operands.get(addr_op) else {
+                return Err(unsupported());
+            };
+            let base = src(k, cta, w, m, &a.base, Type::U64, pos)?;
+            let slots: &[Operand] = match &d.operands[val_op] {
+                Operand::Vector(v) => v,
+                o => std::slice::from_ref(o),
+            };
+            if slots.len() != vec_n {
+                return Err(unsupported());
+            }
+            for (e, slot) in slots.iter().enumerate() {
+                let mut vals = [0u64; 32];
+                let mut seen: SmallVec<[(u64, u128); 32]> = SmallVec::new();
+                let data = if info.opcode == Opcode::St {
+                    Some(src(k, cta, w, m, slot, ty, pos)?)
+                } else {
+                    None
+                };
+                for lane in 0..32 {
+                    if run & (1 << lane) == 0 {
+                        continue;
+                    }
+                    let addr = base.v[lane]
+                        .wrapping_add(a.offset as u64)
+                        .wrapping_add(e as u64 * len);
+                    let store = data.as_ref().map(|d| d.v[lane] as u128);
+                    if let Some(v) = store {
+                        seen.push((addr, v));
+                    }
+                    let r = mem_access(cta, w, m, space, addr, len, lane, store, pos)? as u64;
+                    vals[lane] = if ty.is_signed() {
+                        sext(r, bits) as u64
+                    } else {
+                        r
+                    };
+                }
+                if info.opcode == Opcode::Ld {
+                    set_result(w, f, slot, &vals, run);
+                }
+                if conflicting(&mut seen) {
+                    m.unordered += 1;
+                }
+            }
+            return Ok(Flow::Done);
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "atom" | "red") => {
+            // atom d, [a], b{, c} returns the old value; red [a], b does not.
+            // Lanes update memory one after another, in lane order.
+            let red = &*info.mnemonic == "red";
+            let at = if red { 0 } else { 1 };
+            let Some(Operand::Addr(a)) = d.operands.get(at) else {
+                return Err(unsupported());
+            };
+            let base = src(k, cta, w, m, &a.base, Type::U64, pos)?;
+            let b = s(at + 1, ty, w, cta, m)?;
+            let c = if word("cas") {
+                Some(s(at + 2, ty, w, cta, m)?)
+            } else {
+                None
+            };
+            let len = (bits as u64).div_ceil(8);
+            let mut addrs: SmallVec<[(u64, u128); 32]> = SmallVec::new();
+            for lane in 0..32 {
+                if run & (1 << lane) == 0 {
+                    continue;
+                }
+                let addr = base.v[lane].wrapping_add(a.offset as u64);
+                // Old values read back depend on the lanes' order.
+                addrs.push((addr, lane as u128));
+                let old = mem_access(cta, w, m, info.space(), addr, len, lane, None, pos)? as u64;
+                let y = b.v[lane] & mb;
+                let float = |op: fn(f64, f64) -> f64| {
+                    if ty == Type::F32 {
+                        let (p, q) = (f32::from_bits(old as u32), f32::from_bits(y as u32));
+                        (op(p as f64, q as f64) as f32).to_bits() as u64
+                    } else {
+                        op(f64::from_bits(old), f64::from_bits(y)).to_bits()
+                    }
+                };
+                let new = if word("add") && ty.is_float() {
+                    // Each add rounds in the instruction's own precision.
+                    if ty == Type::F32 {
+                        (f32::from_bits(old as u32) + f32::from_bits(y as u32)).to_bits() as u64
+                    } else {
+                        (f64::from_bits(old) + f64::from_bits(y)).to_bits()
+                    }
+                } else if word("add") {
+                    old.wrapping_add(y) & mb
+                } else if word("exch") {
+                    y
+                } else if word("and") || info.bool_op() == Some(BoolOp::And) {
+                    old & y
+                } else if word("or") || info.bool_op() == Some(BoolOp::Or) {
+                    old | y
+                } else if word("xor") || info.bool_op() == Some(BoolOp::Xor) {
+                    old ^ y
+                } else if word("inc") {
+                    if old >= y {
+                        0
+                    } else {
+                        old + 1
+                    }
+                } else if word("dec") {
+                    if old == 0 || old > y {
+                        y
+                    } else {
+                        old - 1
+                    }
+                } else if let Some(c) = &c {
+                    if old == y {
+                        c.v[lane] & mb
+                    } else {
+                        old
+                    }
+                } else if word("min") || word("max") {
+                    let min = word("min");
+                    if ty.is_float() {
+                        float(if min { f64::min } else { f64::max })
+                    } else {
+                        let less = if ty.is_signed() {
+                            sext(old, bits) < sext(y, bits)
+                        } else {
+                            old < y
+                        };
+                        if less == min {
+                            old
+                        } else {
+                            y
+                        }
+                    }
+                } else {
+                    return Err(unsupported());
+                };
+                mem_access(
+                    cta,
+                    w,
+                    m,
+                    info.space(),
+                    addr,
+                    len,
+                    lane,
+                    Some(new as u128),
+                    pos,
+                )?;
+                out[lane] = old;
+            }
+            if red {
+                return Ok(Flow::Done);
+            }
+            if conflicting(&mut addrs) {
+                m.unordered += 1;
+            }
+        }
+        _ => return Ok(Flow::NotMine),
+    }
+    *results = out;
+    Ok(Flow::Write)
+}

@@ -1,0 +1,645 @@
+//! Integer and floating-point arithmetic: add/sub/mul/mad and their
+//! `.hi`/`.wide`/`.sat` forms, the carry chains, two- and three-input
+//! min/max, neg/abs/not, div/rem, fma, the `.approx`/`.full` functions,
+//! mul24, sad, dp2a/dp4a, popc/clz/brev and bfind.
+
+use super::*;
+
+/// This family's instructions; `Flow::NotMine` for any other.
+#[allow(clippy::needless_range_loop)]
+pub(super) fn step(
+    c: &Ctx,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    results: &mut [u64; 32],
+) -> Result<Flow, EvalError> {
+    let Ctx {
+        k,
+        f,
+        d,
+        info,
+        pos,
+        ty,
+        bits,
+        mb,
+        run,
+        i,
+        dest,
+        ..
+    } = *c;
+    let s = |n: usize, t: Type, w: &Warp, cta: &Cta, m: &Machine| c.operand(n, t, w, cta, m);
+    let word = |x: &str| c.word(x);
+    let has_cmp = |cmp: CmpOp| c.has_cmp(cmp);
+    let unsupported = || c.unsupported();
+    let mut out = *results;
+    match info.opcode {
+        // Extended-precision arithmetic (ISA 9.7.2): `add.cc`, `addc{.cc}`,
+        // `sub.cc`, `subc{.cc}` (CC.CF is the borrow: d = a - (b + CF)),
+        // `mad{.lo,.hi}.cc` and `madc{.lo,.hi}{.cc}` (the carry of adding c);
+        // `.cc` writes CC.CF, the `…c` forms read it.
+        Opcode::Add | Opcode::Sub | Opcode::Mad if word("cc") => {
+            return carry_op(k, cta, w, m, i, run, info.opcode, false).map(|()| Flow::Done);
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "addc" | "subc" | "madc") => {
+            let opcode = match &*info.mnemonic {
+                "addc" => Opcode::Add,
+                "subc" => Opcode::Sub,
+                _ => Opcode::Mad,
+            };
+            return carry_op(k, cta, w, m, i, run, opcode, true).map(|()| Flow::Done);
+        }
+        // Three-input min/max (PTX 8.8, sm_100+): the two-input rule applied
+        // twice, min(min(a, b), c); NaN inputs are ignored (or win under
+        // `.NaN`) either way.
+        Opcode::Min | Opcode::Max
+            if d.operands.len() == 4
+                && info.checks.first_of_two.is_none()
+                && (ty == Type::F32 || matches!(ty, Type::S32 | Type::U32))
+                && !info.mods.iter().any(|mm| {
+                    matches!(mm, Mod::Word(_))
+                        && !f.ops.is_word(*mm, "ftz")
+                        && !f.ops.is_word(*mm, "NaN")
+                }) =>
+        {
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            let max = info.opcode == Opcode::Max;
+            let (ftz, nan_wins) = (word("ftz"), word("NaN"));
+            let pair = |x: u64, y: u64| -> u64 {
+                if ty == Type::F32 {
+                    let (x, y) = if ftz {
+                        (flush_f32(x), flush_f32(y))
+                    } else {
+                        (x, y)
+                    };
+                    let r = float_min_max(x & mb, y & mb, ty, max, nan_wins);
+                    if ftz {
+                        flush_f32(r)
+                    } else {
+                        r
+                    }
+                } else if ty == Type::S32 {
+                    let (sx, sy) = (sext(x & mb, 32), sext(y & mb, 32));
+                    (if max { sx.max(sy) } else { sx.min(sy) }) as u64 & mb
+                } else if max {
+                    (x & mb).max(y & mb)
+                } else {
+                    (x & mb).min(y & mb)
+                }
+            };
+            for lane in 0..32 {
+                out[lane] = pair(pair(a.v[lane], b.v[lane]), c.v[lane]);
+            }
+        }
+        Opcode::Add
+        | Opcode::Sub
+        | Opcode::Mul
+        | Opcode::Min
+        | Opcode::Max
+        | Opcode::And
+        | Opcode::Or
+        | Opcode::Xor
+        | Opcode::Shl
+        | Opcode::Shr => {
+            // Three-input min/max and mixed-precision add/sub have no
+            // semantics here yet.
+            if d.operands.len() > 3 || info.checks.first_of_two.is_some() {
+                return Err(unsupported());
+            }
+            let (a, b) = (
+                s(1, ty, w, cta, m)?,
+                s(
+                    2,
+                    if matches!(info.opcode, Opcode::Shl | Opcode::Shr) {
+                        Type::U32
+                    } else {
+                        ty
+                    },
+                    w,
+                    cta,
+                    m,
+                )?,
+            );
+            // Most executions carry no modifier words: skip the lookups.
+            let words = info.mods.iter().any(|m| matches!(m, Mod::Word(_)));
+            let word = |x: &str| words && word(x);
+            let simd = if word("u16x2") {
+                Some(false)
+            } else if word("s16x2") {
+                Some(true)
+            } else {
+                None
+            };
+            if let Some(signed) = simd {
+                // add/sub/min/max{.relu}.{u16x2,s16x2}: each half-word on
+                // its own (PTX 8.0, sm_90).
+                if !matches!(
+                    info.opcode,
+                    Opcode::Add | Opcode::Sub | Opcode::Min | Opcode::Max
+                ) {
+                    return Err(unsupported());
+                }
+                let relu = word("relu");
+                for lane in 0..32 {
+                    let mut r = 0u64;
+                    for h in 0..2 {
+                        let (x, y) = (
+                            (a.v[lane] >> (16 * h)) & 0xffff,
+                            (b.v[lane] >> (16 * h)) & 0xffff,
+                        );
+                        let (sx, sy) = (x as u16 as i16 as i64, y as u16 as i16 as i64);
+                        let v = match info.opcode {
+                            Opcode::Add => x.wrapping_add(y),
+                            Opcode::Sub => x.wrapping_sub(y),
+                            Opcode::Min if signed => sx.min(sy) as u64,
+                            Opcode::Max if signed => sx.max(sy) as u64,
+                            Opcode::Min => x.min(y),
+                            _ => x.max(y),
+                        } & 0xffff;
+                        let v = if relu && v & 0x8000 != 0 { 0 } else { v };
+                        r |= v << (16 * h);
+                    }
+                    out[lane] = r;
+                }
+                if let Some(o) = dest {
+                    set_result(w, f, o, &out, run);
+                }
+                return Ok(Flow::Done);
+            }
+            let wide = word("wide");
+            let hi = has_cmp(CmpOp::Hi);
+            let (ftz, sat, nan_wins) = (word("ftz"), word("sat"), word("NaN"));
+            for lane in 0..32 {
+                let (mut x, mut y) = (a.v[lane] & mb, b.v[lane]);
+                if ftz && ty == Type::F32 {
+                    (x, y) = (flush_f32(x), flush_f32(y));
+                }
+                if ty.is_float() && matches!(info.opcode, Opcode::Min | Opcode::Max) {
+                    out[lane] = float_min_max(x, y & mb, ty, info.opcode == Opcode::Max, nan_wins);
+                    if ftz && ty == Type::F32 {
+                        out[lane] = flush_f32(out[lane]);
+                    }
+                    continue;
+                }
+                if sat && ty == Type::S32 && matches!(info.opcode, Opcode::Add | Opcode::Sub) {
+                    let (sx, sy) = (sext(x, 32), sext(y & mb, 32));
+                    let r = if info.opcode == Opcode::Add {
+                        sx + sy
+                    } else {
+                        sx - sy
+                    };
+                    out[lane] = r.clamp(i32::MIN as i64, i32::MAX as i64) as u64 & mb;
+                    continue;
+                }
+                out[lane] = if ty.is_float() {
+                    let (fx, fy) = (to_f64(x, ty), to_f64(y, ty));
+                    let r = match info.opcode {
+                        Opcode::Add => fx + fy,
+                        Opcode::Sub => fx - fy,
+                        Opcode::Mul => fx * fy,
+                        Opcode::Min => fx.min(fy),
+                        Opcode::Max => fx.max(fy),
+                        _ => return Err(unsupported()),
+                    };
+                    if ty == Type::F32 {
+                        // Single-precision arithmetic rounds in f32.
+                        let (a32, b32) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
+                        let r32 = match info.opcode {
+                            Opcode::Add => a32 + b32,
+                            Opcode::Sub => a32 - b32,
+                            _ => a32 * b32,
+                        };
+                        let r = nan_result(r32.to_bits() as u64, ty, &[]);
+                        if ftz {
+                            flush_f32(r)
+                        } else {
+                            r
+                        }
+                    } else {
+                        nan_result(from_f64(r, ty), ty, &[x, y])
+                    }
+                } else {
+                    let y = y & mb;
+                    match info.opcode {
+                        Opcode::Add => x.wrapping_add(y),
+                        Opcode::Sub => x.wrapping_sub(y),
+                        Opcode::Mul if wide || hi => {
+                            let p = full_product(x, y, ty);
+                            if wide {
+                                p as u64
+                            } else {
+                                (p >> bits) as u64
+                            }
+                        }
+                        Opcode::Mul => x.wrapping_mul(y),
+                        Opcode::And => x & y,
+                        Opcode::Or => x | y,
+                        Opcode::Xor => x ^ y,
+                        Opcode::Shl => {
+                            if b.v[lane] >= bits as u64 {
+                                0
+                            } else {
+                                x << b.v[lane]
+                            }
+                        }
+                        Opcode::Shr if ty.is_signed() => {
+                            (sext(x, bits) >> b.v[lane].min(bits as u64 - 1)) as u64
+                        }
+                        Opcode::Shr => {
+                            if b.v[lane] >= bits as u64 {
+                                0
+                            } else {
+                                x >> b.v[lane]
+                            }
+                        }
+                        Opcode::Min if ty.is_signed() => {
+                            if sext(x, bits) <= sext(y, bits) {
+                                x
+                            } else {
+                                y
+                            }
+                        }
+                        Opcode::Max if ty.is_signed() => {
+                            if sext(x, bits) >= sext(y, bits) {
+                                x
+                            } else {
+                                y
+                            }
+                        }
+                        Opcode::Min => x.min(y),
+                        _ => x.max(y),
+                    }
+                };
+            }
+        }
+        Opcode::Mad => {
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            let wide = word("wide");
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane] & mb, b.v[lane] & mb);
+                out[lane] = if ty.is_float() {
+                    nan_result(
+                        if ty == Type::F32 {
+                            f32::from_bits(x as u32)
+                                .mul_add(f32::from_bits(y as u32), f32::from_bits(c.v[lane] as u32))
+                                .to_bits() as u64
+                        } else {
+                            f64::from_bits(x)
+                                .mul_add(f64::from_bits(y), f64::from_bits(c.v[lane]))
+                                .to_bits()
+                        },
+                        ty,
+                        &[x, y, c.v[lane]],
+                    )
+                } else if wide {
+                    (full_product(x, y, ty) as u64).wrapping_add(c.v[lane])
+                } else if has_cmp(CmpOp::Hi) {
+                    ((full_product(x, y, ty) >> bits) as u64).wrapping_add(c.v[lane])
+                } else {
+                    x.wrapping_mul(y).wrapping_add(c.v[lane])
+                };
+            }
+        }
+        Opcode::Neg | Opcode::Not | Opcode::Cnot | Opcode::Abs => {
+            let a = s(1, ty, w, cta, m)?;
+            for lane in 0..32 {
+                let x = a.v[lane] & mb;
+                out[lane] = match info.opcode {
+                    // Sign-bit operations, but an f32 NaN comes out canonical
+                    // and an f64 NaN quieted, its sign kept (both measured).
+                    Opcode::Neg | Opcode::Abs if ty.is_float() && to_f64(x, ty).is_nan() => {
+                        if ty == Type::F32 {
+                            CANON_NAN_F32
+                        } else {
+                            x | QUIET_F64
+                        }
+                    }
+                    Opcode::Neg if ty.is_float() => x ^ (1 << (bits - 1)),
+                    Opcode::Abs if ty.is_float() => x & !(1 << (bits - 1)),
+                    Opcode::Neg => x.wrapping_neg(),
+                    Opcode::Not => !x,
+                    Opcode::Cnot => (x == 0) as u64,
+                    _ => sext(x, bits).unsigned_abs(),
+                };
+            }
+        }
+        Opcode::Other
+            if ty.is_float()
+                && (word("approx") || word("full"))
+                && matches!(
+                    &*info.mnemonic,
+                    "div" | "rcp" | "sqrt" | "rsqrt" | "lg2" | "ex2" | "sin" | "cos"
+                ) =>
+        {
+            // The approximate forms, modelled as the correctly rounded
+            // value of the function (the hardware is within the ISA's
+            // bound of it: docs/evaluator.md); `.ftz` flushes subnormal
+            // inputs and results to zero, keeping the sign; NaN results
+            // are the canonical NaN.
+            let ftz = word("ftz") && ty == Type::F32;
+            let flush = |x: u64| if ftz { flush_f32(x) } else { x };
+            let a = s(1, ty, w, cta, m)?;
+            let b = if &*info.mnemonic == "div" {
+                Some(s(2, ty, w, cta, m)?)
+            } else {
+                None
+            };
+            for lane in 0..32 {
+                let x = to_f64(flush(a.v[lane]), ty);
+                let r = match &*info.mnemonic {
+                    "div" => x / to_f64(flush(b.as_ref().map_or(0, |b| b.v[lane])), ty),
+                    "rcp" => 1.0 / x,
+                    "sqrt" => x.sqrt(),
+                    "rsqrt" => 1.0 / x.sqrt(),
+                    "lg2" => x.log2(),
+                    "ex2" => x.exp2(),
+                    "sin" => x.sin(),
+                    _ => x.cos(),
+                };
+                out[lane] = nan_result(flush(from_f64(r, ty)), ty, &[]);
+            }
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "div" | "sqrt") && ty.is_float() => {
+            // Only the IEEE round-to-nearest forms are exact; the .approx
+            // and .full forms are implementation-defined and reported.
+            if !word("rn") || word("ftz") {
+                return Err(unsupported());
+            }
+            let div = &*info.mnemonic == "div";
+            let a = s(1, ty, w, cta, m)?;
+            let b = if div {
+                Some(s(2, ty, w, cta, m)?)
+            } else {
+                None
+            };
+            for lane in 0..32 {
+                out[lane] = if ty == Type::F32 {
+                    let x = f32::from_bits(a.v[lane] as u32);
+                    let r = match &b {
+                        Some(b) => x / f32::from_bits(b.v[lane] as u32),
+                        None => x.sqrt(),
+                    };
+                    nan_result(r.to_bits() as u64, ty, &[])
+                } else {
+                    let x = f64::from_bits(a.v[lane]);
+                    let (r, y) = match &b {
+                        Some(b) => (x / f64::from_bits(b.v[lane]), b.v[lane]),
+                        None => (x.sqrt(), 0),
+                    };
+                    // div.rn.f64 (a software sequence on the GPU) passes on
+                    // the dividend's NaN first: the reverse of add/mul.
+                    nan_result(r.to_bits(), ty, &[y, a.v[lane]])
+                };
+            }
+        }
+        Opcode::Other if &*info.mnemonic == "fma" && ty.is_float() => {
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            for lane in 0..32 {
+                out[lane] = nan_result(
+                    if ty == Type::F32 {
+                        let f = |v: u64| f32::from_bits(v as u32);
+                        f(a.v[lane]).mul_add(f(b.v[lane]), f(c.v[lane])).to_bits() as u64
+                    } else {
+                        f64::from_bits(a.v[lane])
+                            .mul_add(f64::from_bits(b.v[lane]), f64::from_bits(c.v[lane]))
+                            .to_bits()
+                    },
+                    ty,
+                    &[a.v[lane], b.v[lane], c.v[lane]],
+                );
+            }
+        }
+        Opcode::Other if &*info.mnemonic == "bfind" => {
+            // Position of the most significant bit that differs from the
+            // sign (unsigned: the most significant 1); all ones if none.
+            let a = s(1, ty, w, cta, m)?;
+            let shiftamt = info.mods.iter().any(|mm| f.ops.is_word(*mm, "shiftamt"));
+            for lane in 0..32 {
+                let mut x = a.v[lane] & mb;
+                if ty.is_signed() && x >> (bits - 1) & 1 == 1 {
+                    x = !x & mb;
+                }
+                out[lane] = if x == 0 {
+                    0xffff_ffff
+                } else {
+                    let msb = 63 - x.leading_zeros() as u64;
+                    if shiftamt {
+                        bits as u64 - 1 - msb
+                    } else {
+                        msb
+                    }
+                };
+            }
+        }
+        Opcode::Other if &*info.mnemonic == "sad" && !ty.is_float() => {
+            // d = c + |a - b|, the difference exact at the type's width.
+            let (a, b, c) = (
+                s(1, ty, w, cta, m)?,
+                s(2, ty, w, cta, m)?,
+                s(3, ty, w, cta, m)?,
+            );
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane] & mb, b.v[lane] & mb);
+                let diff = if ty.is_signed() {
+                    sext(x, bits).abs_diff(sext(y, bits))
+                } else {
+                    x.abs_diff(y)
+                };
+                out[lane] = c.v[lane].wrapping_add(diff) & mb;
+            }
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "dp2a" | "dp4a") => {
+            // d = c + the products of a's parts (half-words for dp2a,
+            // bytes for dp4a) and b's bytes (dp2a: bytes 0, 1, or 2, 3
+            // under `.hi`), each extended by its operand's type, in 32
+            // bits.
+            let tys: Vec<Type> = info.types().collect();
+            let [aty, bty] = tys[..] else {
+                return Err(unsupported());
+            };
+            let (a, b, c) = (
+                s(1, Type::U32, w, cta, m)?,
+                s(2, Type::U32, w, cta, m)?,
+                s(3, Type::U32, w, cta, m)?,
+            );
+            let two = &*info.mnemonic == "dp2a";
+            // `.hi` parses as the compare operator `hi`.
+            let first_byte = if two && info.mods.contains(&Mod::Cmp(CmpOp::Hi)) {
+                2
+            } else {
+                0
+            };
+            let part = |x: u64, width: u32, k: u32, ty: Type| -> i64 {
+                let v = (x >> (width * k)) & ((1 << width) - 1);
+                if ty.is_signed() {
+                    sext(v, width)
+                } else {
+                    v as i64
+                }
+            };
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane], b.v[lane]);
+                let mut acc = c.v[lane] as i64;
+                for k in 0..if two { 2 } else { 4 } {
+                    let xa = if two {
+                        part(x, 16, k, aty)
+                    } else {
+                        part(x, 8, k, aty)
+                    };
+                    acc = acc.wrapping_add(xa * part(y, 8, first_byte + k, bty));
+                }
+                out[lane] = acc as u64 & 0xffff_ffff;
+            }
+        }
+        Opcode::Other if &*info.mnemonic == "mul24" => {
+            // The 48-bit product of the low 24 bits; .lo keeps bits 0..31,
+            // .hi bits 16..47.
+            let (a, b) = (s(1, ty, w, cta, m)?, s(2, ty, w, cta, m)?);
+            // `.hi` parses as the compare operator `hi`.
+            let hi = info.mods.contains(&Mod::Cmp(CmpOp::Hi));
+            for lane in 0..32 {
+                let (x, y) = (a.v[lane] & 0xff_ffff, b.v[lane] & 0xff_ffff);
+                let p = if ty.is_signed() {
+                    (sext(x, 24).wrapping_mul(sext(y, 24))) as u64
+                } else {
+                    x * y
+                };
+                out[lane] = if hi { p >> 16 } else { p } & 0xffff_ffff;
+            }
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "popc" | "clz" | "brev") => {
+            let a = s(1, ty, w, cta, m)?;
+            for lane in 0..32 {
+                let x = a.v[lane] & mb;
+                out[lane] = match &*info.mnemonic {
+                    "popc" => x.count_ones() as u64,
+                    "clz" => (x.leading_zeros() - (64 - bits)) as u64,
+                    _ => x.reverse_bits() >> (64 - bits),
+                };
+            }
+        }
+        Opcode::Other if matches!(&*info.mnemonic, "div" | "rem") && !ty.is_float() => {
+            // Division by zero is undefined in PTX; the evaluator reports it.
+            let (a, b) = (s(1, ty, w, cta, m)?, s(2, ty, w, cta, m)?);
+            let rem = &*info.mnemonic == "rem";
+            for lane in 0..32 {
+                if run & (1 << lane) == 0 {
+                    continue;
+                }
+                let (x, y) = (a.v[lane] & mb, b.v[lane] & mb);
+                if y == 0 {
+                    return Err(EvalError::new(pos, "integer division by zero"));
+                }
+                out[lane] = if ty.is_signed() {
+                    let (x, y) = (sext(x, bits), sext(y, bits));
+                    (if rem {
+                        x.wrapping_rem(y)
+                    } else {
+                        x.wrapping_div(y)
+                    }) as u64
+                } else if rem {
+                    x % y
+                } else {
+                    x / y
+                };
+            }
+        }
+        _ => return Ok(Flow::NotMine),
+    }
+    *results = out;
+    Ok(Flow::Write)
+}
+
+/// [`exec`] for the carry forms: `opcode` is the base operation, `with_in`
+/// whether CC.CF is an input (`addc`, `subc`, `madc`).
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+fn carry_op(
+    k: &Kernel,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    i: Inst,
+    run: u32,
+    opcode: Opcode,
+    with_in: bool,
+) -> Result<(), EvalError> {
+    let f = k.f;
+    let d = f.inst(i);
+    let info = f.op(i);
+    let ty = info.last_type().unwrap_or(Type::U32);
+    let bits = ty.bits();
+    if !matches!(bits, 32 | 64) || !ty.is_integer() {
+        return Err(EvalError::new(
+            d.pos,
+            format!("'{}' is not supported by the evaluator", info.text),
+        ));
+    }
+    let writes = info.mods.iter().any(|mm| f.ops.is_word(*mm, "cc"));
+    let hi = info.mods.contains(&Mod::Cmp(CmpOp::Hi));
+    let n = if opcode == Opcode::Mad { 3 } else { 2 };
+    let mut x = Vec::new();
+    for k2 in 1..=n {
+        let o = d
+            .operands
+            .get(k2)
+            .ok_or_else(|| EvalError::new(d.pos, "missing operand"))?;
+        x.push(src(k, cta, w, m, o, ty, d.pos)?);
+    }
+    let mb: u128 = if bits == 64 {
+        u64::MAX as u128
+    } else {
+        (1u128 << bits) - 1
+    };
+    let mut out = [0u64; 32];
+    let mut carry = w.carry;
+    for lane in 0..32 {
+        if run & (1 << lane) == 0 {
+            continue;
+        }
+        let cf = u128::from(with_in && w.carry & (1 << lane) != 0);
+        let a = x[0].v[lane] as u128 & mb;
+        let b = x[1].v[lane] as u128 & mb;
+        let (r, c_out) = match opcode {
+            Opcode::Add => {
+                let s = a + b + cf;
+                (s & mb, s > mb)
+            }
+            Opcode::Sub => {
+                let sub = b + cf;
+                (a.wrapping_sub(sub) & mb, a < sub)
+            }
+            _ => {
+                let p = if ty.is_signed() {
+                    let sx = |v: u128| ((v as u64 as i64) << (64 - bits) >> (64 - bits)) as i128;
+                    (sx(a) * sx(b)) as u128
+                } else {
+                    a * b
+                };
+                let part = if hi { (p >> bits) & mb } else { p & mb };
+                let s = part + (x[2].v[lane] as u128 & mb) + cf;
+                (s & mb, s > mb)
+            }
+        };
+        out[lane] = r as u64;
+        if writes {
+            carry = (carry & !(1 << lane)) | (u32::from(c_out) << lane);
+        }
+    }
+    w.carry = carry;
+    if let Some(o) = d.operands.first() {
+        set_result(w, f, o, &out, run);
+    }
+    Ok(())
+}
