@@ -1,5 +1,5 @@
-//! Moves and conversions: mov (packing and unpacking vectors), cvt with
-//! its rounding and saturation, cvt.pack, and cvta between address spaces.
+//! Moves and conversions: mov (packing and unpacking vectors), cvt.pack,
+//! cvta between address spaces; cvt itself is [`cvt`](super::cvt).
 
 use super::*;
 
@@ -122,47 +122,7 @@ pub(super) fn step(
                 out[lane] = (packed | above) & 0xffff_ffff;
             }
         }
-        Opcode::Cvt => {
-            let mut tys = info.types();
-            let (dty, sty) = (
-                tys.next().ok_or_else(unsupported)?,
-                tys.next().ok_or_else(unsupported)?,
-            );
-            let a = s(1, sty, w, cta, m)?;
-            for lane in 0..32 {
-                let x = a.v[lane] & mask_bits(sty);
-                out[lane] = match (dty.is_float(), sty.is_float()) {
-                    (false, false) => {
-                        if sty.is_signed() {
-                            sext(x, sty.bits()) as u64
-                        } else {
-                            x
-                        }
-                    }
-                    (true, false) => {
-                        let v = if sty.is_signed() {
-                            sext(x, sty.bits()) as f64
-                        } else {
-                            x as f64
-                        };
-                        from_f64(v, dty)
-                    }
-                    (false, true) => {
-                        let mode = ["rni", "rmi", "rpi"]
-                            .into_iter()
-                            .find(|r| word(r))
-                            .unwrap_or("rzi");
-                        let x = if word("ftz") && sty == Type::F32 {
-                            flush_f32(x)
-                        } else {
-                            x
-                        };
-                        float_to_int(to_f64(x, sty), mode, dty)
-                    }
-                    (true, true) => from_f64(to_f64(x, sty), dty),
-                };
-            }
-        }
+        Opcode::Cvt => return cvt::step(c, cta, w, m),
         _ => return Ok(Flow::NotMine),
     }
     *results = out;

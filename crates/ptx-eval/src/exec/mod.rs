@@ -9,8 +9,10 @@
 mod access;
 mod arith;
 mod convert;
+mod cvt;
 mod layout;
 mod logic;
+mod minifloat;
 mod numbers;
 mod operands;
 mod schedule;
