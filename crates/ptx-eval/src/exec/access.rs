@@ -1,5 +1,7 @@
-//! Memory instructions: ld and st of every width and vector shape, and
-//! the atomic atom and red.
+//! Memory instructions: ld (with `.nc`, and `ldu`) and st of every width
+//! and vector shape, the atomic atom and red, `cp.async` with its groups,
+//! and the memory-ordering `membar`/`fence` (nothing to order in a machine
+//! that runs one thread-instruction at a time).
 
 use super::*;
 
@@ -28,9 +30,16 @@ pub(super) fn step(
     let word = |x: &str| c.word(x);
     let unsupported = || c.unsupported();
     let mut out = *results;
+    let load = info.opcode == Opcode::Ld || &*info.mnemonic == "ldu";
     match info.opcode {
-        Opcode::Ld | Opcode::St => {
-            let vec_n = if word("v4") {
+        Opcode::Other if matches!(&*info.mnemonic, "membar" | "fence") => return Ok(Flow::Done),
+        Opcode::Other if &*info.mnemonic == "cp" && word("async") && !word("bulk") => {
+            return cp_async(c, cta, w, m).map(|()| Flow::Done);
+        }
+        Opcode::Ld | Opcode::St | Opcode::Other if load || info.opcode == Opcode::St => {
+            let vec_n = if word("v8") {
+                8
+            } else if word("v4") {
                 4
             } else if word("v2") {
                 2
@@ -39,11 +48,7 @@ pub(super) fn step(
             };
             let len = (bits as u64).div_ceil(8);
             let space = info.space();
-            let (addr_op, val_op) = if info.opcode == Opcode::Ld {
-                (1, 0)
-            } else {
-                (0, 1)
-            };
+            let (addr_op, val_op) = if load { (1, 0) } else { (0, 1) };
             let Some(Operand::Addr(a)) = d.operands.get(addr_op) else {
                 return Err(unsupported());
             };
@@ -58,7 +63,7 @@ pub(super) fn step(
             for (e, slot) in slots.iter().enumerate() {
                 let mut vals = [0u64; 32];
                 let mut seen: SmallVec<[(u64, u128); 32]> = SmallVec::new();
-                let data = if info.opcode == Opcode::St {
+                let data = if !load {
                     Some(src(k, cta, w, m, slot, ty, pos)?)
                 } else {
                     None
@@ -81,7 +86,7 @@ pub(super) fn step(
                         r
                     };
                 }
-                if info.opcode == Opcode::Ld {
+                if load {
                     set_result(w, f, slot, &vals, run);
                 }
                 if conflicting(&mut seen) {
@@ -202,4 +207,89 @@ pub(super) fn step(
     }
     *results = out;
     Ok(Flow::Write)
+}
+
+/// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size |
+/// ignore-src}` reads `src-size` bytes (the rest zero) at issue and lands
+/// them in shared memory at the wait; `cp.async.commit_group` closes the
+/// open group, `cp.async.wait_group N` lands all but the newest N groups,
+/// `cp.async.wait_all` everything issued.
+#[allow(clippy::needless_range_loop)]
+fn cp_async(c: &Ctx, cta: &mut Cta, w: &mut Warp, m: &mut Machine) -> Result<(), EvalError> {
+    let (d, pos, run) = (c.d, c.pos, c.run);
+    let land =
+        |cta: &mut Cta, w: &mut Warp, m: &mut Machine, group: Vec<(usize, u64, u64, u128)>| {
+            for (lane, dst, len, v) in group {
+                mem_access(cta, w, m, Some(Space::Shared), dst, len, lane, Some(v), pos)?;
+            }
+            Ok::<(), EvalError>(())
+        };
+    if c.word("commit_group") {
+        let open = std::mem::take(&mut w.async_open);
+        w.async_groups.push_back(open);
+        return Ok(());
+    }
+    if c.word("wait_group") || c.word("wait_all") {
+        let keep = if c.word("wait_all") {
+            let open = std::mem::take(&mut w.async_open);
+            w.async_groups.push_back(open);
+            0
+        } else {
+            c.operand(0, Type::U32, w, cta, m)?.v[run.trailing_zeros() as usize] as usize
+        };
+        while w.async_groups.len() > keep {
+            let group = w.async_groups.pop_front().expect("a group");
+            land(cta, w, m, group)?;
+        }
+        return Ok(());
+    }
+    let (Some(Operand::Addr(dst)), Some(Operand::Addr(src_a))) =
+        (d.operands.first(), d.operands.get(1))
+    else {
+        return Err(c.unsupported());
+    };
+    let dst_base = src(c.k, cta, w, m, &dst.base, Type::U64, pos)?;
+    let src_base = src(c.k, cta, w, m, &src_a.base, Type::U64, pos)?;
+    let size = c.operand(2, Type::U32, w, cta, m)?;
+    // A fourth operand is the source size, or (a predicate) ignore-src.
+    let limit = match d.operands.get(3) {
+        Some(o @ (Operand::Value(_) | Operand::Not(_))) if is_pred(c.f, o) => {
+            let p = src(c.k, cta, w, m, o, Type::Pred, pos)?;
+            Some(p.v.map(|x| if x != 0 { 0 } else { u64::MAX }))
+        }
+        Some(o) if !c.word("cache_hint") || d.operands.len() > 4 => {
+            Some(src(c.k, cta, w, m, o, Type::U32, pos)?.v)
+        }
+        _ => None,
+    };
+    for lane in 0..32 {
+        if run & (1 << lane) == 0 {
+            continue;
+        }
+        let len = size.v[lane];
+        if !matches!(len, 4 | 8 | 16) {
+            return Err(EvalError::new(
+                pos,
+                format!("cp.async: cp-size {len} is not 4, 8 or 16"),
+            ));
+        }
+        let n = limit.map_or(len, |l| l[lane].min(len));
+        let from = src_base.v[lane].wrapping_add(src_a.offset as u64);
+        let data = if n == 0 {
+            0
+        } else {
+            mem_access(cta, w, m, Some(Space::Global), from, n, lane, None, pos)?
+        };
+        let to = dst_base.v[lane].wrapping_add(dst.offset as u64);
+        w.async_open.push((lane, to, len, data));
+    }
+    Ok(())
+}
+
+/// Whether register operand `o` is a predicate.
+fn is_pred(f: &Function, o: &Operand) -> bool {
+    match o {
+        Operand::Value(v) | Operand::Not(v) => f.dfg.value_type(*v) == Type::Pred,
+        _ => false,
+    }
 }

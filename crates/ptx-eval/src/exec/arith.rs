@@ -1,7 +1,7 @@
 //! Integer and floating-point arithmetic: add/sub/mul/mad and their
 //! `.hi`/`.wide`/`.sat` forms, the carry chains, two- and three-input
 //! min/max, neg/abs/not, div/rem, fma, the `.approx`/`.full` functions,
-//! mul24, sad, dp2a/dp4a, popc/clz/brev and bfind.
+//! mul24, sad, dp2a/dp4a, popc/clz/brev, bfind, copysign and bmsk.
 
 use super::*;
 
@@ -554,6 +554,40 @@ pub(super) fn step(
                 } else {
                     x / y
                 };
+            }
+        }
+        // copysign.{f32,f64} d, a, b: b's magnitude with a's sign, as bits
+        // (a NaN's sign bit too).
+        Opcode::Other if &*info.mnemonic == "copysign" && ty.is_float() => {
+            let (a, b) = (s(1, ty, w, cta, m)?, s(2, ty, w, cta, m)?);
+            let sign = 1u64 << (bits - 1);
+            for lane in 0..32 {
+                out[lane] = (b.v[lane] & !sign & mb) | (a.v[lane] & sign);
+            }
+        }
+        // bmsk.{clamp,wrap}.b32 d, a, b: b ones from bit a up, cut at bit
+        // 31. .wrap takes a and b modulo 32; .clamp caps them at 32.
+        Opcode::Other if &*info.mnemonic == "bmsk" => {
+            let (a, b) = (s(1, Type::U32, w, cta, m)?, s(2, Type::U32, w, cta, m)?);
+            let wrap = word("wrap");
+            for lane in 0..32 {
+                let fit = |x: u64| {
+                    if wrap {
+                        x & 31
+                    } else {
+                        (x & 0xffff_ffff).min(32)
+                    }
+                };
+                let (start, width) = (fit(a.v[lane]), fit(b.v[lane]));
+                let ones = if width >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << width) - 1
+                };
+                out[lane] = (ones << start.min(63)) & 0xffff_ffff;
+                if start >= 32 {
+                    out[lane] = 0;
+                }
             }
         }
         _ => return Ok(Flow::NotMine),

@@ -54,6 +54,14 @@ pub(super) struct Warp {
     /// `CC.CF` per lane (bit l): the carry `add.cc`/`sub.cc`/`mad.cc` set
     /// and `addc`/`subc`/`madc` read; not kept across calls (ISA).
     pub(super) carry: u32,
+    /// The `bar.red` this warp waits at: the instruction, its lanes, and
+    /// the lanes whose predicate is true.
+    pub(super) reduction: Option<(Inst, u32, u32)>,
+    /// `cp.async` copies not yet committed: (lane, shared address, bytes,
+    /// data read at issue).
+    pub(super) async_open: Vec<(usize, u64, u64, u128)>,
+    /// Committed `cp.async` groups, oldest first.
+    pub(super) async_groups: std::collections::VecDeque<Vec<(usize, u64, u64, u128)>>,
 }
 
 /// The module's device functions, each prepared (post-dominators,
@@ -257,6 +265,9 @@ pub(super) fn run_cta(
                 killed: 0,
                 depth: 0,
                 carry: 0,
+                reduction: None,
+                async_open: Vec::new(),
+                async_groups: Default::default(),
             }
         })
         .collect();
@@ -278,8 +289,28 @@ pub(super) fn run_cta(
             return Ok(());
         }
         if live.iter().all(|w| w.at_barrier) {
+            // bar.red.{popc,and,or}: every waiting thread's predicate.
+            let (mut votes, mut lanes) = (0u32, 0u32);
+            for w in live.iter().filter_map(|w| w.reduction) {
+                votes += w.2.count_ones();
+                lanes += w.1.count_ones();
+            }
             for w in live {
                 w.at_barrier = false;
+                if let Some((i, run, _)) = w.reduction.take() {
+                    let word = |x: &str| k.f.op(i).mods.iter().any(|mm| k.f.ops.is_word(*mm, x));
+                    let and = k.f.op(i).mods.contains(&Mod::Bool(BoolOp::And));
+                    let r = if word("popc") {
+                        votes as u64
+                    } else if and {
+                        u64::from(votes == lanes)
+                    } else {
+                        u64::from(votes > 0)
+                    };
+                    if let Some(o) = k.f.inst(i).operands.first() {
+                        set_result(w, k.f, o, &[r; 32], run);
+                    }
+                }
             }
             continue;
         }
@@ -385,6 +416,10 @@ pub(super) fn run_warp(
                         "a barrier inside a called function is not supported by the evaluator",
                     ));
                 }
+                let word = |x: &str| info.mods.iter().any(|mm| f.ops.is_word(*mm, x));
+                if word("red") {
+                    w.reduction = Some(bar_red_votes(k, cta, w, m, i, mask)?);
+                }
                 // Wait here; the CTA loop resumes the warp after the barrier
                 // once every live warp has arrived.
                 w.stack.last_mut().expect("running entry").start = idx;
@@ -395,6 +430,39 @@ pub(super) fn run_warp(
         }
     }
     Ok(())
+}
+
+/// `bar.red.OP d, a{, b}, {!}c` at the barrier: the lanes that execute it
+/// (its guard) and those whose `c` is true. The reduction over the whole
+/// CTA is written when every warp has arrived.
+#[allow(clippy::needless_range_loop)]
+fn bar_red_votes(
+    k: &Kernel,
+    cta: &Cta,
+    w: &Warp,
+    m: &Machine,
+    i: Inst,
+    mask: u32,
+) -> Result<(Inst, u32, u32), EvalError> {
+    let d = k.f.inst(i);
+    let mut run = mask;
+    if let Some(g) = d.guard {
+        let p = w.regs[g.pred.as_u32() as usize];
+        for lane in 0..32 {
+            if (p[lane] != 0) == g.negated {
+                run &= !(1 << lane);
+            }
+        }
+    }
+    let c = d
+        .operands
+        .last()
+        .ok_or_else(|| EvalError::new(d.pos, "bar.red: missing predicate"))?;
+    let c = src(k, cta, w, m, c, Type::Pred, d.pos)?;
+    let votes = (0..32)
+        .filter(|&l| run & (1 << l) != 0 && c.v[l] != 0)
+        .fold(0u32, |acc, l| acc | 1 << l);
+    Ok((i, run, votes))
 }
 
 /// Deepest nesting of calls (recursion included) before a run is stopped.
@@ -500,6 +568,9 @@ pub(super) fn call(
         killed: 0,
         depth: w.depth + 1,
         carry: 0,
+        reduction: None,
+        async_open: Vec::new(),
+        async_groups: Default::default(),
     };
     let slot = |kk: &Kernel, p: &str| -> Result<(usize, usize), EvalError> {
         let off = kk
