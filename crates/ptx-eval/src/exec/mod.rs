@@ -1,7 +1,8 @@
 //! The interpreter proper: the machine and its memory
 //! ([`schedule`], [`layout`]), operand access ([`operands`], [`numbers`]),
 //! and instruction semantics by family ([`step`] dispatches to
-//! [`arith`], [`logic`], [`convert`], [`warp`], [`access`], [`video`]).
+//! [`arith`], [`logic`], [`convert`], [`warp`], [`access`], [`video`],
+//! [`matrix`]).
 //!
 //! Invariant: every family sees the same [`step::Ctx`] and either claims
 //! an instruction or passes it on; no two families claim the same one.
@@ -12,6 +13,7 @@ mod convert;
 mod cvt;
 mod layout;
 mod logic;
+mod matrix;
 mod minifloat;
 mod numbers;
 mod operands;

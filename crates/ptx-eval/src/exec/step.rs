@@ -1,6 +1,6 @@
 //! One instruction: the guard and tied results, then the instruction's
 //! family ([`arith`], [`logic`], [`convert`], [`warp`], [`access`],
-//! [`video`]) computes it; what no family knows is reported as unsupported
+//! [`video`], [`matrix`]) computes it; what no family knows is reported as unsupported
 //! at its source position.
 
 use super::*;
@@ -137,13 +137,14 @@ pub(super) fn exec(
     let mut out = [0u64; 32];
     type Family =
         fn(&Ctx, &mut Cta, &mut Warp, &mut Machine, &mut [u64; 32]) -> Result<Flow, EvalError>;
-    const FAMILIES: [Family; 6] = [
+    const FAMILIES: [Family; 7] = [
         arith::step,
         logic::step,
         convert::step,
         warp::step,
         access::step,
         video::step,
+        matrix::step,
     ];
     for family in FAMILIES {
         match family(&c, cta, w, m, &mut out)? {
