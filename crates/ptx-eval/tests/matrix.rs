@@ -189,3 +189,39 @@ fn ldmatrix_needs_the_whole_warp() {
     let err = ptx_eval::case::run_case(&module, &case.to_string(), 1 << 20).unwrap_err();
     assert!(format!("{err:?}").contains("all 32 must"), "{err:?}");
 }
+
+/// ldmatrix then stmatrix with the same addresses (and the same `.trans`)
+/// put every element back where it came from.
+fn round_trip(trans: &str) -> Vec<u32> {
+    let input: Vec<u32> = (0..128).map(|x| (2 * x + 1) << 16 | 2 * x).collect();
+    let ptx = format!(
+        ".version 8.0\n.target sm_90\n.address_size 64\n\
+         .visible .entry k(.param .u64 k_in, .param .u64 k_out)\n{{\n\
+         \t.reg .pred %p<2>;\n\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<16>;\n\
+         \t.shared .align 16 .b8 sh[1024];\n\
+         \tld.param.u64 %rd1, [k_in];\n\tld.param.u64 %rd2, [k_out];\n\
+         \tmov.u32 %r1, %tid.x;\n\tmov.u64 %rd4, sh;\n\tmov.u32 %r30, %r1;\n\
+         COPY:\n\tsetp.ge.u32 %p1, %r30, 128;\n\t@%p1 bra STAGED;\n\
+         \tmul.wide.u32 %rd10, %r30, 4;\n\tadd.s64 %rd11, %rd1, %rd10;\n\tld.global.u32 %r31, [%rd11];\n\
+         \tadd.s64 %rd12, %rd4, %rd10;\n\tst.shared.u32 [%rd12], %r31;\n\tadd.u32 %r30, %r30, 32;\n\tbra COPY;\n\
+         STAGED:\n\tbar.sync 0;\n\
+         \tand.b32 %r2, %r1, 15;\n\tshr.u32 %r3, %r1, 4;\n\
+         \tmul.lo.u32 %r4, %r2, 32;\n\tmul.lo.u32 %r5, %r3, 16;\n\tadd.u32 %r6, %r4, %r5;\n\
+         \tcvt.u64.u32 %rd3, %r6;\n\tadd.s64 %rd9, %rd4, %rd3;\n\tadd.s64 %rd13, %rd9, 512;\n\
+         \tldmatrix.sync.aligned.m8n8.x4{trans}.shared.b16 {{%r10, %r11, %r12, %r13}}, [%rd9];\n\
+         \tstmatrix.sync.aligned.m8n8.x4{trans}.shared.b16 [%rd13], {{%r10, %r11, %r12, %r13}};\n\
+         \tbar.sync 0;\n\tmov.u32 %r30, %r1;\n\
+         BACK:\n\tsetp.ge.u32 %p1, %r30, 128;\n\t@%p1 bra DONE;\n\
+         \tmul.wide.u32 %rd10, %r30, 4;\n\tadd.s64 %rd12, %rd4, %rd10;\n\tld.shared.u32 %r31, [%rd12+512];\n\
+         \tadd.s64 %rd11, %rd2, %rd10;\n\tst.global.u32 [%rd11], %r31;\n\tadd.u32 %r30, %r30, 32;\n\tbra BACK;\n\
+         DONE:\n\tret;\n}}\n"
+    );
+    assert_eq!(run(&ptx, &input, 128), input);
+    input
+}
+
+#[test]
+fn stmatrix_undoes_ldmatrix() {
+    round_trip("");
+    round_trip(".trans");
+}

@@ -1,5 +1,5 @@
-//! Warp-wide matrix instructions: `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}
-//! {.trans}.shared.b16` and `mma.sync.aligned` for `m16n8k16` (f16 or
+//! Warp-wide matrix instructions: `ldmatrix`/`stmatrix.sync.aligned.m8n8.
+//! {x1,x2,x4}{.trans}.shared.b16` and `mma.sync.aligned` for `m16n8k16` (f16 or
 //! bf16 inputs, f32 accumulators) and `m16n8k32` (s8/u8 inputs, s32
 //! accumulators), with the fragment layouts of the PTX ISA (§9.7.14.4,
 //! §9.7.14.5.8 and .10).
@@ -27,6 +27,7 @@ pub(super) fn step(
     }
     match &*c.info.mnemonic {
         "ldmatrix" => ldmatrix(c, cta, w, m).map(|()| Flow::Done),
+        "stmatrix" => stmatrix(c, cta, w, m).map(|()| Flow::Done),
         "mma" => mma(c, cta, w, m).map(|()| Flow::Done),
         _ => Ok(Flow::NotMine),
     }
@@ -98,6 +99,59 @@ fn ldmatrix(c: &Ctx, cta: &mut Cta, w: &mut Warp, m: &mut Machine) -> Result<(),
             vals[lane] = hi << 16 | lo;
         }
         set_result(w, c.f, d, &vals, c.run);
+    }
+    Ok(())
+}
+
+/// stmatrix: the inverse of ldmatrix, lane l's register j holding row g,
+/// elements 2t and 2t+1 of matrix j (with .trans: column g), stored to
+/// the row addresses lanes 8j..8j+7 give.
+#[allow(clippy::needless_range_loop)]
+fn stmatrix(c: &Ctx, cta: &mut Cta, w: &mut Warp, m: &mut Machine) -> Result<(), EvalError> {
+    whole_warp(c, "stmatrix")?;
+    let n = [("x1", 1), ("x2", 2), ("x4", 4)]
+        .into_iter()
+        .find(|(x, _)| c.word(x))
+        .map_or(1, |x| x.1);
+    if !c.word("m8n8") || c.info.last_type() != Some(Type::B16) {
+        return Err(c.unsupported());
+    }
+    let trans = c.word("trans");
+    let (Some(Operand::Addr(a)), Some(srcs)) = (c.d.operands.first(), c.d.operands.get(1)) else {
+        return Err(c.unsupported());
+    };
+    let srcs = regs(srcs);
+    if srcs.len() != n {
+        return Err(c.unsupported());
+    }
+    let base = src(c.k, cta, w, m, &a.base, Type::U64, c.pos)?;
+    let space = c.info.space().or(Some(Space::Shared));
+    for (j, o) in srcs.iter().enumerate() {
+        let v = src(c.k, cta, w, m, o, Type::B32, c.pos)?;
+        let mut e = [[0u128; 8]; 8];
+        for lane in 0..32 {
+            let (g, t) = (lane / 4, lane % 4);
+            let (lo, hi) = (
+                (v.v[lane] & 0xffff) as u128,
+                ((v.v[lane] >> 16) & 0xffff) as u128,
+            );
+            if trans {
+                e[2 * t][g] = lo;
+                e[2 * t + 1][g] = hi;
+            } else {
+                e[g][2 * t] = lo;
+                e[g][2 * t + 1] = hi;
+            }
+        }
+        for (r, row) in e.iter().enumerate() {
+            let lane = 8 * j + r;
+            let bytes = row
+                .iter()
+                .enumerate()
+                .fold(0u128, |acc, (col, x)| acc | x << (16 * col));
+            let at = base.v[lane].wrapping_add(a.offset as u64);
+            mem_access(cta, w, m, space, at, 16, lane, Some(bytes), c.pos)?;
+        }
     }
     Ok(())
 }
