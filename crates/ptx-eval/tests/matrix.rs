@@ -193,7 +193,7 @@ fn ldmatrix_needs_the_whole_warp() {
 /// ldmatrix then stmatrix with the same addresses (and the same `.trans`)
 /// put every element back where it came from.
 fn round_trip(trans: &str) -> Vec<u32> {
-    let input: Vec<u32> = (0..128).map(|x| (2 * x + 1) << 16 | 2 * x).collect();
+    let input: Vec<u32> = (0..128).map(|x| ((2 * x + 1) << 16) | (2 * x)).collect();
     let ptx = format!(
         ".version 8.0\n.target sm_90\n.address_size 64\n\
          .visible .entry k(.param .u64 k_in, .param .u64 k_out)\n{{\n\
