@@ -16,6 +16,7 @@ mod common;
 fn ptx_files() -> Vec<PathBuf> {
     let files = common::ptx_files_under(&[
         "tests/corpus/llc",
+        "tests/corpus/llvm-nvptx",
         "tests/corpus/stress",
         "tests/forms",
         "../../corpus/real/ptx",
@@ -25,7 +26,7 @@ fn ptx_files() -> Vec<PathBuf> {
         .filter(|p| p.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")))
         .count();
     assert!(
-        files.len() > 90 && real >= 150,
+        files.len() > 280 && real >= 150,
         "corpus went missing: {} files, {real} of real compiler output",
         files.len()
     );
@@ -234,4 +235,21 @@ fn copies_on_a_guarded_branch_go_through_a_fresh_trampoline() {
     let tramp = out.split("$L__k_2:\n").nth(1).expect("trampoline printed");
     assert!(tramp.starts_with("\tmov.b32 \t"), "{out}");
     assert!(tramp.contains("\tbra.uni \t$L__k_1;"), "{out}");
+}
+
+/// LLVM 14's own NVPTX tests that llc turns into PTX ptxas refuses (a dot
+/// in a function name, such as `shfl.down1`): we refuse them too, with a
+/// located error.
+#[test]
+fn llvm_nvptx_output_with_invalid_names_is_rejected() {
+    let files = common::ptx_files_under(&["tests/corpus/llvm-nvptx-invalid"]);
+    assert!(files.len() >= 5, "only {} files", files.len());
+    for path in files {
+        let src = std::fs::read(&path).unwrap();
+        let d = ptx_parse::parse_bytes(&src).err().unwrap_or_else(|| {
+            panic!("{}: parsed, but ptxas rejects its syntax", path.display())
+        });
+        let rendered = d.render(&path.display().to_string(), &src);
+        assert!(rendered.contains(": error: ") && rendered.contains('^'), "{rendered}");
+    }
 }

@@ -97,7 +97,7 @@ fn ptxas_accepts_printed_output() {
     std::fs::create_dir_all(&tmp).unwrap();
     let (mut checked, mut rejected_inputs) = (0, 0);
     let mut failures = Vec::new();
-    for dir in ["corpus/llc", "corpus/stress", "forms"] {
+    for dir in ["corpus/llc", "corpus/llvm-nvptx", "corpus/stress", "forms"] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
