@@ -246,10 +246,13 @@ fn llvm_nvptx_output_with_invalid_names_is_rejected() {
     assert!(files.len() >= 5, "only {} files", files.len());
     for path in files {
         let src = std::fs::read(&path).unwrap();
-        let d = ptx_parse::parse_bytes(&src).err().unwrap_or_else(|| {
-            panic!("{}: parsed, but ptxas rejects its syntax", path.display())
-        });
+        let d = ptx_parse::parse_bytes(&src)
+            .err()
+            .unwrap_or_else(|| panic!("{}: parsed, but ptxas rejects its syntax", path.display()));
         let rendered = d.render(&path.display().to_string(), &src);
-        assert!(rendered.contains(": error: ") && rendered.contains('^'), "{rendered}");
+        assert!(
+            rendered.contains(": error: ") && rendered.contains('^'),
+            "{rendered}"
+        );
     }
 }
