@@ -15,11 +15,11 @@
 # With ptxas (PTXAS, default .tools/cuda/nvidia/cu13/bin/ptxas), files whose
 # syntax ptxas refuses even retargeted to sm_80 (LLVM 14 prints IR names
 # such as `shfl.down1` unchanged, and a dot is not allowed in a PTX
-# identifier) go to llvm-nvptx-invalid/ instead: inputs we must reject.
+# identifier) go to crates/ptx-parse/tests/invalid/llvm-nvptx/ instead: inputs we must reject.
 set -euo pipefail
 LLC=${LLVM_BIN:-/usr/lib/llvm-14/bin}/llc
 OUT=crates/ptx-parse/tests/corpus/llvm-nvptx
-BAD=crates/ptx-parse/tests/corpus/llvm-nvptx-invalid
+BAD=crates/ptx-parse/tests/invalid/llvm-nvptx
 PTXAS=${PTXAS:-.tools/cuda/nvidia/cu13/bin/ptxas}
 SRC=.tools/llvm-src
 TESTS=$SRC/llvm-toolchain-14_14.0.6/llvm/test/CodeGen/NVPTX

@@ -18,6 +18,7 @@ pub mod mnemonics;
 pub mod number;
 pub mod parser;
 pub mod ssa;
+mod vars;
 
 pub use diag::Diagnostic;
 pub use parser::{check_utf8, parse_bytes, parse_module, Parser, PendingBody, Unit};

@@ -626,6 +626,7 @@ impl<'s> Parser<'s> {
         Ok(Item::Var(GlobalVar {
             name: name.into(),
             text: join_tokens(&all).into(),
+            decl: crate::vars::var_decl(&all),
         }))
     }
 

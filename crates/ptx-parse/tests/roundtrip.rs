@@ -242,7 +242,7 @@ fn copies_on_a_guarded_branch_go_through_a_fresh_trampoline() {
 /// located error.
 #[test]
 fn llvm_nvptx_output_with_invalid_names_is_rejected() {
-    let files = common::ptx_files_under(&["tests/corpus/llvm-nvptx-invalid"]);
+    let files = common::ptx_files_under(&["tests/invalid/llvm-nvptx"]);
     assert!(files.len() >= 5, "only {} files", files.len());
     for path in files {
         let src = std::fs::read(&path).unwrap();
@@ -255,4 +255,40 @@ fn llvm_nvptx_output_with_invalid_names_is_rejected() {
             "{rendered}"
         );
     }
+}
+
+/// Every module variable of the corpus has its structure, and the printed
+/// output gives the same structure back.
+#[test]
+fn module_variables_are_structured() {
+    let mut n = 0;
+    let mut missing = Vec::new();
+    for path in ptx_files() {
+        let src = std::fs::read(&path).unwrap();
+        let m = ptx_parse::parse_bytes(&src).unwrap();
+        let again = ptx_parse::parse_module(&module_to_string(&m)).unwrap();
+        let vars = |m: &ptx_ir::Module| -> Vec<ptx_ir::GlobalVar> {
+            m.items
+                .iter()
+                .filter_map(|i| match i {
+                    ptx_ir::Item::Var(v) => Some(v.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        for (v, w) in vars(&m).iter().zip(vars(&again)) {
+            n += 1;
+            match &v.decl {
+                None => missing.push(format!("{}: {}", path.display(), v.text)),
+                Some(d) => assert_eq!(Some(d), w.decl.as_ref(), "{}: {}", path.display(), v.text),
+            }
+        }
+    }
+    assert!(n >= 100, "only {n} module variables");
+    assert!(
+        missing.is_empty(),
+        "{} of {n} unstructured:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }

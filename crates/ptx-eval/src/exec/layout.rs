@@ -42,63 +42,95 @@ pub(super) fn decl_name(text: &str) -> Option<&str> {
         .next_back()
 }
 
+/// Something to lay out: its name, size and alignment.
+#[derive(Clone, Copy)]
+pub(super) struct Decl<'a> {
+    pub(super) name: Option<&'a str>,
+    pub(super) size: u64,
+    pub(super) align: u64,
+}
+
+impl<'a> Decl<'a> {
+    /// A function-scope declaration or parameter, from its text.
+    pub(super) fn text(t: &'a str) -> Decl<'a> {
+        let (size, align) = decl_layout(t);
+        Decl {
+            name: decl_name(t),
+            size,
+            align,
+        }
+    }
+
+    /// A module variable, from its structure.
+    pub(super) fn var(v: &'a GlobalVar) -> Option<Decl<'a>> {
+        let d = v.decl.as_ref()?;
+        Some(Decl {
+            name: Some(&v.name),
+            size: d.size(),
+            align: d.alignment(),
+        })
+    }
+}
+
 /// Offset and size of each kernel parameter in the param block, in
 /// declaration order with each parameter at its natural (or `.align`)
 /// alignment, as the CUDA driver lays them out; and the block's size.
 pub fn param_layout(f: &Function) -> (Vec<(u64, u64)>, u64) {
-    let (placed, size) = place(f.params.iter().flatten().map(|p| &*p.text));
+    let (placed, size) = place(f.params.iter().flatten().map(|p| Decl::text(&p.text)));
     (
-        placed.into_iter().map(|(_, off, len)| (off, len)).collect(),
+        placed.into_iter().map(|(d, off)| (off, d.size)).collect(),
         size,
     )
 }
 
 /// Places declarations one after another at their alignment: each
-/// declaration with its offset and size, and the total size.
-pub(super) fn place<'a>(decls: impl Iterator<Item = &'a str>) -> (Vec<(&'a str, u64, u64)>, u64) {
+/// declaration with its offset, and the total size.
+pub(super) fn place<'a>(decls: impl Iterator<Item = Decl<'a>>) -> (Vec<(Decl<'a>, u64)>, u64) {
     let mut off = 0u64;
     let mut out = Vec::new();
     for d in decls {
-        let (size, align) = decl_layout(d);
-        let align = align.clamp(1, 1 << 32);
+        let align = d.align.clamp(1, 1 << 32);
         off = off.div_ceil(align).saturating_mul(align);
-        out.push((d, off, size));
-        off = off.saturating_add(size.max(1));
+        out.push((d, off));
+        off = off.saturating_add(d.size.max(1));
     }
     (out, off)
 }
 
 /// Lays out declarations: name → offset; returns the total size.
 pub(super) fn layout<'a>(
-    decls: impl Iterator<Item = &'a str>,
+    decls: impl Iterator<Item = Decl<'a>>,
     out: &mut FxHashMap<String, u64>,
 ) -> u64 {
     let (placed, size) = place(decls);
-    for (d, off, _) in placed {
-        if let Some(n) = decl_name(d) {
+    for (d, off) in placed {
+        if let Some(n) = d.name {
             out.insert(n.to_string(), off);
         }
     }
     size
 }
 
-/// The `.shared` declarations a kernel sees: the module's and its own.
+/// The `.shared` variables a kernel sees: the module's and its own.
 pub(super) fn shared_decls<'a>(
     module: &'a Module,
     f: &'a Function,
-) -> impl Iterator<Item = &'a str> {
+) -> impl Iterator<Item = Decl<'a>> {
     module
         .items
         .iter()
         .filter_map(|i| match i {
-            Item::Var(v) if v.text.split_whitespace().any(|w| w == ".shared") => Some(&*v.text),
+            Item::Var(v) if v.decl.as_ref().is_some_and(|d| d.space == Space::Shared) => {
+                Decl::var(v)
+            }
             _ => None,
         })
         .chain(
             f.decls
                 .iter()
                 .map(|d| &**d)
-                .filter(|d| d.starts_with(".shared")),
+                .filter(|d| d.starts_with(".shared"))
+                .map(Decl::text),
         )
 }
 
@@ -109,10 +141,8 @@ pub(super) fn shared_decls<'a>(
 /// The GPU runner launches with the same amount.
 pub fn dynamic_shared_bytes(module: &Module, f: &Function) -> u32 {
     let dynamic = module.items.iter().any(|i| {
-        matches!(i, Item::Var(v) if {
-            let mut w = v.text.split_whitespace();
-            w.clone().any(|w| w == ".extern") && w.any(|w| w == ".shared")
-        })
+        matches!(i, Item::Var(GlobalVar { decl: Some(d), .. })
+            if d.space == Space::Shared && d.linkage.as_deref() == Some(".extern"))
     });
     if !dynamic {
         return 0;
@@ -123,39 +153,25 @@ pub fn dynamic_shared_bytes(module: &Module, f: &Function) -> u32 {
     (48 * 1024u64).saturating_sub(static_size).min(32 * 1024) as u32
 }
 
-/// One initializer element: an integer, a float (`0f…`, `0d…`, `1.5`)
-/// converted to the variable's type, or a variable's address plus an
-/// offset (`gtable+8`).
+/// One initializer element's bits for an element of type `ty`: integers
+/// as written, floats converted to the element's float type, a variable's
+/// address plus its offset (`generic(v)` is the same address: global
+/// addresses are generic ones here).
 pub(super) fn init_value(
-    text: &str,
+    e: &InitElem,
     ty: Option<Type>,
     symbols: &FxHashMap<String, u64>,
 ) -> Option<u64> {
-    let (neg, t) = match text.strip_prefix('-') {
-        Some(r) => (true, r.trim()),
-        None => (false, text),
-    };
-    if t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '%') {
-        let (name, off) = match t.split_once('+') {
-            Some((n, o)) => (
-                n.trim(),
-                ptx_parse::number::parse_int_literal(o.trim()).ok()?,
-            ),
-            None => (t, 0),
-        };
-        return Some(symbols.get(name)?.wrapping_add(off));
-    }
-    let imm = ptx_parse::number::parse_literal(t, neg, &mut Default::default()).ok()?;
-    let as_f64 = match imm.kind {
-        ImmKind::F32 => Some(f32::from_bits(imm.bits as u32) as f64),
-        ImmKind::F64 | ImmKind::Float(_) => Some(f64::from_bits(imm.bits)),
-        _ => None,
-    };
-    Some(match (as_f64, ty) {
-        (Some(x), Some(Type::F32)) => (x as f32).to_bits() as u64,
-        (Some(x), Some(Type::F64)) => x.to_bits(),
-        (Some(_), _) if imm.kind == ImmKind::F32 => imm.bits,
-        _ => imm.bits,
+    Some(match (e, ty) {
+        (InitElem::Int(v), _) => *v,
+        (InitElem::F32(b), Some(Type::F64)) => (f32::from_bits(*b) as f64).to_bits(),
+        (InitElem::F32(b), _) => *b as u64,
+        (InitElem::F64(x), Some(Type::F32)) => (*x as f32).to_bits() as u64,
+        (InitElem::F64(x), _) => x.to_bits(),
+        (InitElem::Address { symbol, offset, .. }, _) => {
+            symbols.get(&**symbol)?.wrapping_add(*offset as u64)
+        }
+        (InitElem::List(_) | InitElem::Other(_), _) => return None,
     })
 }
 
@@ -175,34 +191,24 @@ pub(super) fn conflicting(seen: &mut [(u64, u128)]) -> bool {
 pub(super) fn place_module_vars(module: &Module, m: &mut Machine) -> Result<(), EvalError> {
     for item in &module.items {
         let Item::Var(v) = item else { continue };
-        let t = &*v.text;
-        let space = t
-            .split_whitespace()
-            .find(|w| matches!(*w, ".global" | ".const"));
-        if space.is_none() || m.symbols.contains_key(&*v.name) {
+        let Some(d) = &v.decl else { continue };
+        if !matches!(d.space, Space::Global | Space::Const) || m.symbols.contains_key(&*v.name) {
             continue;
         }
-        let (size, _) = decl_layout(t);
-        let addr = m.global.alloc(size);
+        let addr = m.global.alloc(d.size());
         m.symbols.insert(v.name.to_string(), addr);
-        if let Some((head, init)) = t.split_once('=') {
-            let ty = head
-                .split_whitespace()
-                .find_map(|w| w.strip_prefix('.').and_then(Type::from_name));
-            let ty_bytes = ty.map_or(1, |ty| (ty.bits() as u64).div_ceil(8));
-            // Every element keeps its place: one that cannot be read is 0.
-            let vals: Vec<u64> = init
-                .split([',', '{', '}'])
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|s| init_value(s, ty, &m.symbols).unwrap_or(0))
-                .collect();
-            for (k, val) in vals.iter().enumerate() {
-                let at = addr.saturating_add(k as u64 * ty_bytes);
-                if m.global.write(at, ty_bytes, *val as u128) == Err(Fault::MemoryLimit) {
-                    let what = format!("the initializer of '{}'", v.name);
-                    return Err(m.memory_limit(u32::MAX, &what));
-                }
+        let ty = match &d.ty {
+            VarType::Scalar(t) => Some(*t),
+            VarType::Opaque(_) => None,
+        };
+        let ty_bytes = ty.map_or(1, |ty| (ty.bits() as u64).div_ceil(8));
+        // Every element keeps its place: one that cannot be read is 0.
+        for (k, e) in d.init_elements().into_iter().enumerate() {
+            let val = init_value(e, ty, &m.symbols).unwrap_or(0);
+            let at = addr.saturating_add(k as u64 * ty_bytes);
+            if m.global.write(at, ty_bytes, val as u128) == Err(Fault::MemoryLimit) {
+                let what = format!("the initializer of '{}'", v.name);
+                return Err(m.memory_limit(u32::MAX, &what));
             }
         }
     }
@@ -218,7 +224,7 @@ pub(super) const FRAME: u64 = 1 << 24;
 /// Lays out per-thread parameters: names → offsets from [`FRAME`] up;
 /// returns the frame's size.
 pub(super) fn frame_layout<'a>(
-    decls: impl Iterator<Item = &'a str>,
+    decls: impl Iterator<Item = Decl<'a>>,
     out: &mut FxHashMap<String, u64>,
 ) -> u64 {
     let mut at = FxHashMap::default();

@@ -111,13 +111,21 @@ pub(super) fn kernel<'m>(module: &'m Module, f: &'m Function) -> Kernel<'m> {
         .map(|d| &**d)
         .filter(|d| d.starts_with(".param"));
     let frame_size = if f.kind == FuncKind::Entry {
-        layout(f.params.iter().flatten().map(|p| &*p.text), &mut pmap);
-        frame_layout(call_site, &mut pmap)
+        layout(
+            f.params.iter().flatten().map(|p| Decl::text(&p.text)),
+            &mut pmap,
+        );
+        frame_layout(call_site.map(Decl::text), &mut pmap)
     } else {
         // Parameters first, laid out as a param block is (so a launch of
         // the function itself can start from one), then return values.
         let formal = f.params.iter().flatten().chain(f.rets.iter().flatten());
-        frame_layout(formal.map(|p| &*p.text).chain(call_site), &mut pmap)
+        frame_layout(
+            formal
+                .map(|p| Decl::text(&p.text))
+                .chain(call_site.map(Decl::text)),
+            &mut pmap,
+        )
     };
     let mut shared = FxHashMap::default();
     let mut shared_size = layout(shared_decls(module, f), &mut shared);
@@ -129,7 +137,8 @@ pub(super) fn kernel<'m>(module: &'m Module, f: &'m Function) -> Kernel<'m> {
         f.decls
             .iter()
             .map(|d| &**d)
-            .filter(|d| d.starts_with(".local")),
+            .filter(|d| d.starts_with(".local"))
+            .map(Decl::text),
         &mut local,
     );
     Kernel {
