@@ -64,6 +64,16 @@ impl FunctionBuilder {
         params.push(ParamDecl {
             text: format!(".param .{} {name}", ty.name()).into(),
             name: name.into(),
+            decl: Some(crate::module::VarDecl {
+                linkage: None,
+                space: crate::op::Space::Param,
+                attributes: Vec::new(),
+                align: None,
+                vector: 1,
+                ty: crate::module::VarType::Scalar(ty),
+                dims: Vec::new(),
+                init: None,
+            }),
         });
         self.f.ops.sym(name)
     }

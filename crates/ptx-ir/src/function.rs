@@ -21,12 +21,44 @@ pub enum FuncKind {
 
 /// One parameter declaration, kept as written (normalised spacing), e.g.
 /// `.param .u64 .ptr .global .align 8 k_param_0`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ParamDecl {
     /// Declaration text without trailing comma.
     pub text: Box<str>,
     /// Declared name.
     pub name: Box<str>,
+    /// The declaration's structure (`None` for a form not modelled).
+    pub decl: Option<crate::module::VarDecl>,
+}
+
+/// A declaration in a function body other than a register range: `.shared`,
+/// `.local`, `.param` (call sites), `.global`/`.const` ones, pinned
+/// `.reg`s and `.branchtargets`.
+///
+/// Invariant: `text` prints; `var` is the meaning of a variable's
+/// declaration, built from the same tokens (`None` for the others).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyDecl {
+    /// The declaration, normalised, without the `;`.
+    pub text: Box<str>,
+    /// A variable's name (as printed) and structure.
+    pub var: Option<(Box<str>, crate::module::VarDecl)>,
+}
+
+impl std::ops::Deref for BodyDecl {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl From<String> for BodyDecl {
+    fn from(text: String) -> Self {
+        BodyDecl {
+            text: text.into(),
+            var: None,
+        }
+    }
 }
 
 /// What joins consecutive `.loc` texts in one [`Function::locs`] entry
@@ -60,7 +92,7 @@ pub struct Function {
     /// Declarations in the body other than SSA registers (`.param`,
     /// `.local`, `.shared`, `.callprototype`, vector `.reg`s), with names
     /// made unique within the function, as printed.
-    pub decls: Vec<Box<str>>,
+    pub decls: Vec<BodyDecl>,
     /// `.loc` directive texts referenced by [`InstData::loc`] (index 0 is
     /// unused). Consecutive `.loc`s with no instruction between them are one
     /// entry, joined by [`LOC_SEPARATOR`].

@@ -50,7 +50,7 @@ entity!(
 
 pub use cfg::{ControlFlowGraph, DominatorTree};
 pub use dfg::{BlockCall, DataFlowGraph, Guard, InstData, ValueData, ValueDef};
-pub use function::{FuncKind, Function, ParamDecl};
+pub use function::{BodyDecl, FuncKind, Function, ParamDecl};
 pub use module::{GlobalVar, InitElem, Item, Module, VarDecl, VarType};
 pub use op::{BoolOp, CmpOp, Interner, Mod, OpId, OpInfo, OpTable, Opcode, Shape, Space, Sym};
 pub use operand::{Address, Imm, ImmKind, Operand};

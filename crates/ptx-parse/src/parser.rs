@@ -689,6 +689,7 @@ impl<'s> Parser<'s> {
             out.push(ParamDecl {
                 text: text.into(),
                 name: printed.into(),
+                decl: crate::vars::var_decl(&toks),
             });
             if self.bump()?.is(b')') {
                 return Ok(out);
@@ -1395,7 +1396,11 @@ impl<'s> Parser<'s> {
                     }
                     text.push_str(&rest);
                 }
-                b.func.decls.push(text.into());
+                let var = crate::vars::var_decl(&toks).map(|d| (unique.clone().into(), d));
+                b.func.decls.push(ptx_ir::BodyDecl {
+                    text: text.into(),
+                    var,
+                });
                 Ok(())
             }
             ".loc" => {

@@ -1,8 +1,10 @@
-//! The structure of a module-scope variable declaration, read from its
-//! tokens: linkage, space, attributes, alignment, vector width, type,
-//! array dimensions and initializer (numbers, addresses `v+8`, `generic(v)`
-//! and nested braces). `None` for a form this does not model; the text is
-//! kept either way, and is what prints.
+//! The structure of a variable declaration (module scope, function body,
+//! or parameter), read from its tokens: linkage, space, attributes,
+//! alignment, vector width, type, array dimensions and initializer
+//! (numbers, addresses `v+8`, `generic(v)` and nested braces). A pointer
+//! parameter's `.ptr .global .align 8` describes what it points to and is
+//! left out. `None` for a form this does not model; the text is kept
+//! either way, and is what prints.
 
 use crate::lexer::{Tok, Token};
 use crate::number::parse_literal;
@@ -22,6 +24,7 @@ pub(crate) fn var_decl(toks: &[Token]) -> Option<VarDecl> {
     };
     let mut space = None;
     let mut ty = None;
+    let mut pointee = false;
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -29,6 +32,12 @@ pub(crate) fn var_decl(toks: &[Token]) -> Option<VarDecl> {
             (Tok::Dot, ".visible" | ".extern" | ".weak" | ".common") => {
                 d.linkage = Some(t.text.into())
             }
+            // `.ptr .SPACE .align N`: the pointee's, not the parameter's.
+            (Tok::Dot, ".ptr") => pointee = true,
+            (Tok::Dot, ".global" | ".const" | ".shared" | ".local") if pointee => {}
+            (Tok::Dot, ".align") if pointee => i += 1,
+            (Tok::Dot, ".param") => space = Some(Space::Param),
+            (Tok::Dot, ".reg") => return None,
             (Tok::Dot, ".global") => space = Some(Space::Global),
             (Tok::Dot, ".const") => space = Some(Space::Const),
             (Tok::Dot, ".shared") => space = Some(Space::Shared),

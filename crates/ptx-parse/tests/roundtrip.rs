@@ -257,8 +257,9 @@ fn llvm_nvptx_output_with_invalid_names_is_rejected() {
     }
 }
 
-/// Every module variable of the corpus has its structure, and the printed
-/// output gives the same structure back.
+/// Every module variable, parameter (but `.reg` ones) and variable
+/// declared in a body has its structure; module variables get the same
+/// structure back from the printed output.
 #[test]
 fn module_variables_are_structured() {
     let mut n = 0;
@@ -276,6 +277,27 @@ fn module_variables_are_structured() {
                 })
                 .collect()
         };
+        for f in m.functions() {
+            for p in f.params.iter().flatten().chain(f.rets.iter().flatten()) {
+                n += 1;
+                if p.decl.is_none() && !p.text.starts_with(".reg") {
+                    missing.push(format!(
+                        "{}: {}: parameter {}",
+                        path.display(),
+                        f.name,
+                        p.text
+                    ));
+                }
+            }
+            for d in &f.decls {
+                let is_var = [".shared", ".local", ".param", ".global", ".const"]
+                    .iter()
+                    .any(|s| d.text.starts_with(s));
+                if is_var && d.var.is_none() {
+                    missing.push(format!("{}: {}: {}", path.display(), f.name, d.text));
+                }
+            }
+        }
         for (v, w) in vars(&m).iter().zip(vars(&again)) {
             n += 1;
             match &v.decl {

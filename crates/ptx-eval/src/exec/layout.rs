@@ -3,45 +3,6 @@
 
 use super::*;
 
-/// Type, size and alignment of a declaration text (`.param .align 8 .b8
-/// x[16]`, `.shared .u32 s[4]`).
-pub(super) fn decl_layout(text: &str) -> (u64, u64) {
-    let mut elem = 4u64;
-    let mut align = 0u64;
-    let mut count = 1u64;
-    let mut toks = text.split_whitespace().peekable();
-    while let Some(t) = toks.next() {
-        if t == ".align" {
-            align = toks.next().and_then(|a| a.parse().ok()).unwrap_or(0);
-        } else if let Some(ty) = t.strip_prefix('.').and_then(Type::from_name) {
-            elem = (ty.bits() as u64).div_ceil(8).max(1);
-        } else if let Some(n) = t.strip_prefix(".v") {
-            // Vector variables: `.v2 .f32 x`.
-            count = count.saturating_mul(n.parse::<u64>().unwrap_or(1));
-        }
-        for dim in t.split('[').skip(1) {
-            let n = dim.trim_end_matches([']', ';', '=']).trim();
-            count =
-                count.saturating_mul(n.parse::<u64>().unwrap_or(if n.is_empty() { 0 } else { 1 }));
-        }
-    }
-    // Sizes saturate: a declaration too big for memory is refused by the
-    // memory limit when something is placed in it, not by an overflow.
-    (
-        elem.saturating_mul(count),
-        if align == 0 { elem } else { align },
-    )
-}
-
-/// The name declared by a declaration text: the identifier after the types.
-pub(super) fn decl_name(text: &str) -> Option<&str> {
-    let head = text.split('=').next()?;
-    head.split_whitespace()
-        .filter(|t| !t.starts_with('.') && t.parse::<u64>().is_err())
-        .map(|t| t.split('[').next().unwrap_or(t))
-        .next_back()
-}
-
 /// Something to lay out: its name, size and alignment.
 #[derive(Clone, Copy)]
 pub(super) struct Decl<'a> {
@@ -51,24 +12,46 @@ pub(super) struct Decl<'a> {
 }
 
 impl<'a> Decl<'a> {
-    /// A function-scope declaration or parameter, from its text.
-    pub(super) fn text(t: &'a str) -> Decl<'a> {
-        let (size, align) = decl_layout(t);
+    /// A declaration's structure, under `name`.
+    fn of(name: &'a str, d: &VarDecl) -> Decl<'a> {
         Decl {
-            name: decl_name(t),
-            size,
-            align,
+            name: Some(name),
+            size: d.size(),
+            align: d.alignment(),
         }
     }
 
-    /// A module variable, from its structure.
+    /// A module variable.
     pub(super) fn var(v: &'a GlobalVar) -> Option<Decl<'a>> {
-        let d = v.decl.as_ref()?;
-        Some(Decl {
-            name: Some(&v.name),
-            size: d.size(),
-            align: d.alignment(),
-        })
+        Some(Decl::of(&v.name, v.decl.as_ref()?))
+    }
+
+    /// A declaration in a function body (`None` for registers and
+    /// branch tables).
+    pub(super) fn body(d: &'a BodyDecl) -> Option<Decl<'a>> {
+        let (name, v) = d.var.as_ref()?;
+        Some(Decl::of(name, v))
+    }
+
+    /// A parameter or return value. A `.reg` parameter has no declared
+    /// memory; it takes its type's size in the frame (a register is at
+    /// most 8 bytes).
+    pub(super) fn param(p: &'a ParamDecl) -> Decl<'a> {
+        match &p.decl {
+            Some(d) => Decl::of(&p.name, d),
+            None => {
+                let bytes = p
+                    .text
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix('.').and_then(Type::from_name))
+                    .map_or(8, |t| (t.bits() as u64).div_ceil(8).max(1));
+                Decl {
+                    name: Some(&p.name),
+                    size: bytes,
+                    align: bytes,
+                }
+            }
+        }
     }
 }
 
@@ -76,7 +59,7 @@ impl<'a> Decl<'a> {
 /// declaration order with each parameter at its natural (or `.align`)
 /// alignment, as the CUDA driver lays them out; and the block's size.
 pub fn param_layout(f: &Function) -> (Vec<(u64, u64)>, u64) {
-    let (placed, size) = place(f.params.iter().flatten().map(|p| Decl::text(&p.text)));
+    let (placed, size) = place(f.params.iter().flatten().map(Decl::param));
     (
         placed.into_iter().map(|(d, off)| (off, d.size)).collect(),
         size,
@@ -125,13 +108,10 @@ pub(super) fn shared_decls<'a>(
             }
             _ => None,
         })
-        .chain(
-            f.decls
-                .iter()
-                .map(|d| &**d)
-                .filter(|d| d.starts_with(".shared"))
-                .map(Decl::text),
-        )
+        .chain(f.decls.iter().filter_map(|d| match &d.var {
+            Some((_, v)) if v.space == Space::Shared => Decl::body(d),
+            _ => None,
+        }))
 }
 
 /// The dynamic shared memory a launch of kernel `f` gets: when the module

@@ -36,8 +36,9 @@ use crate::memory::{read_flat, write_flat, Fault, Global, LOCAL_BASE, PARAM_BASE
 use ptx_ir::entity::SecondaryMap;
 
 use ptx_ir::{
-    Block, BoolOp, CmpOp, ControlFlowGraph, FuncKind, Function, GlobalVar, Imm, ImmKind, InitElem,
-    Inst, InstData, Item, Mod, Module, OpInfo, Opcode, Operand, Space, Type, VarType,
+    Block, BodyDecl, BoolOp, CmpOp, ControlFlowGraph, FuncKind, Function, GlobalVar, Imm, ImmKind,
+    InitElem, Inst, InstData, Item, Mod, Module, OpInfo, Opcode, Operand, ParamDecl, Space, Type,
+    VarDecl, VarType,
 };
 
 use ptx_passes::loops::PostDominatorTree;

@@ -105,27 +105,18 @@ pub(super) fn kernel<'m>(module: &'m Module, f: &'m Function) -> Kernel<'m> {
         ipdom[b] = pdt.ipdom(b);
     }
     let mut pmap = FxHashMap::default();
-    let call_site = f
-        .decls
-        .iter()
-        .map(|d| &**d)
-        .filter(|d| d.starts_with(".param"));
+    let call_site = f.decls.iter().filter_map(|d| match &d.var {
+        Some((_, v)) if v.space == Space::Param => Decl::body(d),
+        _ => None,
+    });
     let frame_size = if f.kind == FuncKind::Entry {
-        layout(
-            f.params.iter().flatten().map(|p| Decl::text(&p.text)),
-            &mut pmap,
-        );
-        frame_layout(call_site.map(Decl::text), &mut pmap)
+        layout(f.params.iter().flatten().map(Decl::param), &mut pmap);
+        frame_layout(call_site, &mut pmap)
     } else {
         // Parameters first, laid out as a param block is (so a launch of
         // the function itself can start from one), then return values.
         let formal = f.params.iter().flatten().chain(f.rets.iter().flatten());
-        frame_layout(
-            formal
-                .map(|p| Decl::text(&p.text))
-                .chain(call_site.map(Decl::text)),
-            &mut pmap,
-        )
+        frame_layout(formal.map(Decl::param).chain(call_site), &mut pmap)
     };
     let mut shared = FxHashMap::default();
     let mut shared_size = layout(shared_decls(module, f), &mut shared);
@@ -134,11 +125,10 @@ pub(super) fn kernel<'m>(module: &'m Module, f: &'m Function) -> Kernel<'m> {
     shared_size += dynamic_shared_bytes(module, f) as u64;
     let mut local = FxHashMap::default();
     let local_size = layout(
-        f.decls
-            .iter()
-            .map(|d| &**d)
-            .filter(|d| d.starts_with(".local"))
-            .map(Decl::text),
+        f.decls.iter().filter_map(|d| match &d.var {
+            Some((_, v)) if v.space == Space::Local => Decl::body(d),
+            _ => None,
+        }),
         &mut local,
     );
     Kernel {
@@ -354,7 +344,7 @@ pub(super) fn record_returns(
             }
             let t = base_t + (wi * 32 + lane) as u64;
             for r in k.f.rets.iter().flatten() {
-                let (Some(&off), (size, _)) = (k.params.get(&*r.name), decl_layout(&r.text)) else {
+                let (Some(&off), size) = (k.params.get(&*r.name), Decl::param(r).size) else {
                     continue;
                 };
                 let o = off - FRAME;
@@ -640,10 +630,10 @@ pub(super) fn decl_layout_of(f: &Function, name: &str) -> usize {
         .iter()
         .flatten()
         .chain(f.params.iter().flatten())
-        .map(|p| &*p.text)
-        .chain(f.decls.iter().map(|d| &**d))
-        .find(|t| decl_name(t) == Some(name))
-        .map_or(0, |t| decl_layout(t).0 as usize)
+        .map(Decl::param)
+        .chain(f.decls.iter().filter_map(Decl::body))
+        .find(|d| d.name == Some(name))
+        .map_or(0, |d| d.size as usize)
 }
 
 pub(super) fn terminator(k: &Kernel, w: &mut Warp, i: Inst, mask: u32) -> Result<(), EvalError> {
