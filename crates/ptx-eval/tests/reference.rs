@@ -157,7 +157,7 @@ fn run_vector(v: &Json) -> Vec<u64> {
         };
         body += &format!("\tst.global.u64 [%out+{}], %x;\n", 8 * k);
     }
-    let src = format!(".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n{{\n{body}\tret;\n}}\n");
+    let src = format!(".version 8.2\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out)\n{{\n{body}\tret;\n}}\n");
     let module = ptx_parse::parse_module(&src)
         .unwrap_or_else(|d| panic!("{}", d.render("vector", src.as_bytes())));
     let case = json!({"block": [1], "buffers": {"out": {"type": "u64", "zeros": 2}}, "params": [{"buffer": "out"}]});

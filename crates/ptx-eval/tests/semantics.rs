@@ -8,8 +8,8 @@ use serde_json::json;
 /// of each thread. `threads` lanes run (one CTA).
 fn run_body(body: &str, inputs: &[[u32; 4]]) -> Vec<u32> {
     let src = format!(
-        r#".version 7.0
-.target sm_75
+        r#".version 7.8
+.target sm_90
 .address_size 64
 .visible .entry k(.param .u64 pin, .param .u64 pout)
 {{

@@ -6,9 +6,9 @@
 //! instructions get only the operand-count and register-type checks of the
 //! parser.
 //!
-//! What is not checked here: whether the module's `.target` and
-//! `.version` have a form (`bf16` compares need sm_90, say); operand
-//! counts (the parser's table does that).
+//! [`needs`] gives the `.version` and `.target` each form needs (`bf16`
+//! compares need PTX 7.8 and sm_90, say); the parser checks them against
+//! the module's. Operand counts are the parser table's.
 
 use ptx_ir::{BoolOp, CmpOp, Mod, OpId, OpTable, Opcode, Operand, Type, Value};
 
@@ -272,4 +272,61 @@ fn check_lop3(ops: &OpTable, op: OpId, operands: &[Operand]) -> Option<(At, Stri
         )),
         None => None,
     }
+}
+
+/// The PTX ISA version and target a form needs, with what to call it.
+pub(crate) struct Needs {
+    /// Minimum `.version`.
+    pub version: (u32, u32),
+    /// Minimum `sm_NN`.
+    pub sm: u32,
+}
+
+/// What `op` needs of the module, for the families above (the PTX ISA's
+/// minimum, as `../shared/docs/ptx-semantics.md` §10 lists them; the
+/// higher ones were measured against ptxas 13.5, which rejects the form
+/// below them).
+pub(crate) fn needs(ops: &OpTable, op: OpId) -> Option<Needs> {
+    let info = ops.info(op);
+    let need = |version, sm| Some(Needs { version, sm });
+    let types: Vec<Type> = info.types().collect();
+    match info.opcode {
+        Opcode::Set | Opcode::Setp => {
+            if types.iter().any(|t| matches!(t, Type::BF16 | Type::BF16x2)) {
+                return need((7, 8), 90);
+            }
+            let int_of_half = info.opcode == Opcode::Set
+                && matches!(
+                    types.as_slice(),
+                    [Type::U16 | Type::S16 | Type::U32 | Type::S32, Type::F16]
+                        | [Type::U32 | Type::S32, Type::F16x2]
+                );
+            if int_of_half {
+                return need((6, 5), 53);
+            }
+            if types.iter().any(|t| matches!(t, Type::F16 | Type::F16x2)) {
+                return need((4, 2), 53);
+            }
+            None
+        }
+        Opcode::Lop3 if info.mods.iter().any(|m| matches!(m, Mod::Bool(_))) => need((8, 2), 70),
+        Opcode::Lop3 => need((4, 3), 50),
+        Opcode::Vadd2
+        | Opcode::Vsub2
+        | Opcode::Vavrg2
+        | Opcode::Vabsdiff2
+        | Opcode::Vmin2
+        | Opcode::Vmax2 => need((3, 0), 30),
+        Opcode::Vote if words(ops, op).any(|w| w == "sync") => need((6, 0), 30),
+        Opcode::Vote if words(ops, op).any(|w| w == "ballot") => need((2, 0), 20),
+        Opcode::Vote => need((1, 2), 12),
+        _ => None,
+    }
+}
+
+/// Whether `op` is a `vote` without `.sync`, which sm_70 and later refuse
+/// from PTX ISA 6.4 on (ptxas 13.5: "not supported on .target sm_70 and
+/// higher from PTX ISA version 6.4").
+pub(crate) fn is_unsynced_vote(ops: &OpTable, op: OpId) -> bool {
+    ops.info(op).opcode == Opcode::Vote && !words(ops, op).any(|w| w == "sync")
 }

@@ -21,4 +21,30 @@ pub mod ssa;
 mod vars;
 
 pub use diag::Diagnostic;
+
+/// Why form `op` cannot be written for PTX ISA `version` and `sm_N`, if it
+/// cannot: the same rule the parser applies to the module's own
+/// `.version` and `.target` (for `set`/`setp`, `vote`, the vop2 family and
+/// `lop3`).
+pub fn form_needs_error(
+    ops: &ptx_ir::OpTable,
+    op: ptx_ir::OpId,
+    version: (u32, u32),
+    sm: u32,
+) -> Option<String> {
+    let name = &ops.info(op).text;
+    if forms::is_unsynced_vote(ops, op) && version >= (6, 4) && sm >= 70 {
+        return Some(format!(
+            "'{name}' without '.sync' is not supported on sm_70 and later from PTX ISA 6.4"
+        ));
+    }
+    let n = forms::needs(ops, op)?;
+    if version < n.version {
+        return Some(format!(
+            "'{name}' needs PTX ISA {}.{} or later",
+            n.version.0, n.version.1
+        ));
+    }
+    (sm < n.sm).then(|| format!("'{name}' needs .target sm_{} or later", n.sm))
+}
 pub use parser::{check_utf8, parse_bytes, parse_module, Parser, PendingBody, Unit};

@@ -156,6 +156,8 @@ pub struct Parser<'s> {
     state: Header,
     /// The module's `.version`, once read (for checking `.target`).
     version: (u32, u32),
+    /// The number of the module's first `sm_NN` target word, once read.
+    target_sm: Option<u32>,
     /// Every instruction form seen in the module, decoded once.
     ops: ptx_ir::OpTable,
     /// Nesting of the operand or constant expression being parsed, bounded
@@ -215,6 +217,7 @@ impl<'s> Parser<'s> {
             defined: FxHashSet::default(),
             state,
             version: (0, 0),
+            target_sm: None,
             ops: ptx_ir::OpTable::new(),
             depth: 0,
             deferred: None,
@@ -379,6 +382,17 @@ impl<'s> Parser<'s> {
                     }
                     if let Some(msg) = target_word_error(w.text, self.version) {
                         return self.err(w, msg);
+                    }
+                    if self.target_sm.is_none() {
+                        let n = w
+                            .text
+                            .strip_prefix("sm_")
+                            .or_else(|| w.text.strip_prefix("compute_"));
+                        self.target_sm = n.and_then(|n| {
+                            n.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                                .parse()
+                                .ok()
+                        });
                     }
                     words.push(w.text.into());
                     if !self.tok.is(b',') {
@@ -1783,6 +1797,41 @@ impl<'s> Parser<'s> {
                 crate::forms::At::Operand(k) if k < positions.len() => positions[k],
                 _ => d.pos,
             };
+            return Err(Diagnostic::new(pos as usize, msg));
+        }
+        self.check_needs(&b.func.ops, d.op, d.pos)
+    }
+
+    /// The module's `.version` and `.target` against what form `op` needs.
+    fn check_needs(
+        &self,
+        ops: &ptx_ir::OpTable,
+        op: ptx_ir::OpId,
+        pos: u32,
+    ) -> Result<(), Diagnostic> {
+        let name = &ops.info(op).text;
+        let (v, sm) = (self.version, self.target_sm);
+        // `vote` in either spelling is left to the output check: `legalize`
+        // rewrites it for the target (vote.sync down to sm_20, and plain
+        // vote up past PTX 6.4 on sm_70+).
+        if ops.info(op).opcode == ptx_ir::Opcode::Vote {
+            return Ok(());
+        }
+        let Some(n) = crate::forms::needs(ops, op) else {
+            return Ok(());
+        };
+        if v < n.version {
+            let msg = format!(
+                "'{name}' needs PTX ISA {}.{} or later; the module's '.version' is {}.{}",
+                n.version.0, n.version.1, v.0, v.1
+            );
+            return Err(Diagnostic::new(pos as usize, msg));
+        }
+        if let Some(s) = sm.filter(|&s| s < n.sm) {
+            let msg = format!(
+                "'{name}' needs .target sm_{} or later; the module's is sm_{s}",
+                n.sm
+            );
             return Err(Diagnostic::new(pos as usize, msg));
         }
         Ok(())

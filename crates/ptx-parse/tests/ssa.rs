@@ -4,7 +4,7 @@ use ptx_ir::{Function, Module, Opcode, Operand, ValueDef};
 
 fn parse(body: &str) -> Module {
     let src = format!(
-        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 n)\n{{\n\
+        ".version 8.2\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 n)\n{{\n\
          .reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .f32 %f<4>;\n{body}\n}}\n"
     );
     ptx_parse::parse_module(&src)

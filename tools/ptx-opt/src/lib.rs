@@ -235,6 +235,30 @@ impl Back<'_> {
                 CHECK_CONTEXT.with(|c| c.borrow_mut().push(Item::Func(f.clone())));
             }
         }
+        // What prints must be valid for the `.version` and `.target` it
+        // prints with: after a retarget, or a legacy `vote` without `.sync`
+        // that `legalize` was not asked to rewrite.
+        if let Item::Func(f) = &item {
+            let retarget = self.cfg.target.as_deref().filter(|_| !self.cfg.keep_target);
+            let sm = retarget.or(self.sm.as_deref());
+            if let Some(t) = sm.and_then(|sm| TargetInfo::parse(sm, self.version)) {
+                for b in f.layout.blocks() {
+                    for i in f.layout.block_insts(b) {
+                        let d = f.inst(i);
+                        if let Some(why) = ptx_parse::form_needs_error(&f.ops, d.op, t.ptx, t.sm) {
+                            let hint = match retarget {
+                                Some(sm) => format!("; --target={sm} is lower (run -passes=legalize, or keep the target with --keep-target)"),
+                                None => " (run -passes=legalize)".to_string(),
+                            };
+                            return Err(Error::Source(Diagnostic::new(
+                                d.pos as usize,
+                                format!("{why}{hint}"),
+                            )));
+                        }
+                    }
+                }
+            }
+        }
         if let (true, Some((text, _))) = (as_built, &before_passes) {
             self.out.push_str(text);
             return Ok(());

@@ -32,7 +32,7 @@ const EDGES: [u32; 16] = [
 /// `body` (which writes %r20..%r23) and stores those four words.
 fn kernel(body: &str) -> String {
     format!(
-        ".version 7.0\n.target sm_80\n.address_size 64\n\
+        ".version 7.8\n.target sm_90\n.address_size 64\n\
          .visible .entry k(.param .u64 pin, .param .u64 pout)\n{{\n\
          .reg .pred %p<10>;\n.reg .b32 %r<30>;\n.reg .f32 %f<10>;\n.reg .b64 %rd<8>;\n.reg .b16 %rs<4>;\n.reg .b16 %h<10>;\n\
          ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\nmov.u32 %r10, %tid.x;\n\
