@@ -1686,7 +1686,10 @@ impl<'s> Parser<'s> {
         if !self.tok.is(b';') {
             loop {
                 positions.push(self.tok.pos);
-                let o = self.operand(b, is_call)?;
+                let mut o = self.operand(b, is_call)?;
+                if self.tok.is(b'+') && !d.operands.is_empty() {
+                    o = self.register_plus_immediate(b, o)?;
+                }
                 d.operands.push(o);
                 if self.tok.is(b',') {
                     self.bump()?;
@@ -1702,6 +1705,63 @@ impl<'s> Parser<'s> {
         self.check_operands(b, &d, &positions, semi)?;
         b.append(d);
         Ok(())
+    }
+
+    /// A source operand `%r + N` (ptxas takes it: the register's value
+    /// plus N, integer registers only): an `add` of that register and N
+    /// into a new register, which becomes the operand.
+    fn register_plus_immediate(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        reg: Operand,
+    ) -> Result<Operand, Diagnostic> {
+        let plus = self.bump()?;
+        let Operand::Value(v) = reg else {
+            return self.err(plus, "'+' follows something other than a register");
+        };
+        let n = self.bump()?;
+        if n.kind != Tok::Number {
+            return self.err(
+                n,
+                format!(
+                    "expected an integer after '+', found {}",
+                    Self::describe(&n)
+                ),
+            );
+        }
+        let imm = match parse_literal(n.text, false, &mut b.func.ops.syms) {
+            Ok(i) if i.is_int() => i,
+            _ => return self.err(n, format!("'{}' is not an integer", n.text)),
+        };
+        let ty = b.vars[v.index()].ty;
+        let add_ty = match (ty.is_float() || ty == Type::Pred, ty.bits()) {
+            (false, 16) => Type::U16,
+            (false, 32) => Type::U32,
+            (false, 64) => Type::U64,
+            _ => {
+                return self.err(
+                    plus,
+                    format!(
+                        "a register plus an immediate needs an integer register, not .{}",
+                        ty.name()
+                    ),
+                )
+            }
+        };
+        b.vars.push(Var { ty });
+        b.func.source_regs.push(None);
+        let t = Value::new(b.vars.len() - 1);
+        let text = format!("add.{}", add_ty.name());
+        let known = match self.ops.lookup_text(&text) {
+            Some(k) => k,
+            None => self.ops.intern_text(&text),
+        };
+        let op = self.own_form(b, known);
+        let mut add = b.new_inst(op, plus.pos, None);
+        add.operands
+            .extend([Operand::Value(t), Operand::Value(v), Operand::Imm(imm)]);
+        b.append(add);
+        Ok(Operand::Value(t))
     }
 
     /// The form spelled `text` (mnemonic token `m`) in the function's table.
@@ -1723,9 +1783,14 @@ impl<'s> Parser<'s> {
             }
             None => self.ops.intern_text(text),
         };
+        Ok(self.own_form(b, known))
+    }
+
+    /// The function's copy of module form `known` (made on first use).
+    fn own_form(&mut self, b: &mut FnBuilder<'s>, known: OpId) -> OpId {
         let k = known.index();
         if let Some(&Some(own)) = b.forms.get(k) {
-            return Ok(own);
+            return own;
         }
         let own = b.func.ops.import_new(&self.ops, known);
         if b.forms.len() <= k {
@@ -1733,7 +1798,7 @@ impl<'s> Parser<'s> {
             b.forms.resize(self.ops.len().max(k + 1), None);
         }
         b.forms[k] = Some(own);
-        Ok(own)
+        own
     }
 
     fn missing_separator<T>(&self) -> Result<T, Diagnostic> {
