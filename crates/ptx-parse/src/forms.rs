@@ -11,6 +11,7 @@
 //! the module's. Operand counts are the parser table's.
 
 use ptx_ir::{BoolOp, CmpOp, Mod, OpId, OpTable, Opcode, Operand, Type, Value};
+use smallvec::SmallVec;
 
 /// Where a form error points: the instruction, or one of its operands.
 pub(crate) enum At {
@@ -289,9 +290,9 @@ pub(crate) struct Needs {
 pub(crate) fn needs(ops: &OpTable, op: OpId) -> Option<Needs> {
     let info = ops.info(op);
     let need = |version, sm| Some(Needs { version, sm });
-    let types: Vec<Type> = info.types().collect();
     match info.opcode {
         Opcode::Set | Opcode::Setp => {
+            let types: SmallVec<[Type; 2]> = info.types().collect();
             if types.iter().any(|t| matches!(t, Type::BF16 | Type::BF16x2)) {
                 return need((7, 8), 90);
             }

@@ -83,7 +83,6 @@ pub struct Request {
 pub struct CheckString {
     pub(crate) pat: Pattern,
     pub(crate) prefix: String,
-    pub(crate) loc: usize,
     pub(crate) dag_nots: Vec<Pattern>,
 }
 
@@ -99,6 +98,30 @@ pub struct Checker<'a> {
     pub diags: Option<Vec<Diag>>,
     /// Options.
     pub req: &'a Request,
+}
+
+/// `PREFIX-KIND: expected string found in input (2 out of 3)` and its
+/// variants (`excluded`, `not found`).
+fn headline(pat: &Pattern, prefix: &str, expected: bool, what: &str, nth: usize) -> String {
+    let mut msg = format!(
+        "{}: {} string {what} in input",
+        pat.ty.description(prefix),
+        if expected { "expected" } else { "excluded" }
+    );
+    if pat.ty.count > 1 {
+        let _ = write!(msg, " ({nth} out of {})", pat.ty.count);
+    }
+    msg
+}
+
+/// Re-marks the diagnostics of the last pattern reported (LLVM's
+/// `AdjustPrevDiags`): a match turned out wrong-line or discarded.
+fn remark_last_pattern(diags: &mut [Diag], match_ty: MatchType) {
+    if let Some(last) = diags.last().map(|x| x.check_loc) {
+        for x in diags.iter_mut().rev().take_while(|x| x.check_loc == last) {
+            x.match_ty = match_ty;
+        }
+    }
 }
 
 impl Checker<'_> {
@@ -150,11 +173,7 @@ impl Checker<'_> {
         let range = (addr(buf) + pos, addr(buf) + pos + len);
         if let Some(d) = &mut self.diags {
             if adjust_prev {
-                if let Some(last) = d.last().map(|x| x.check_loc) {
-                    for x in d.iter_mut().rev().take_while(|x| x.check_loc == last) {
-                        x.match_ty = match_ty;
-                    }
-                }
+                remark_last_pattern(d, match_ty);
                 return range;
             }
         }
@@ -214,14 +233,7 @@ impl Checker<'_> {
         if !print {
             return has_error;
         }
-        let mut msg = format!(
-            "{}: {} string found in input",
-            pat.ty.description(prefix),
-            if expected { "expected" } else { "excluded" }
-        );
-        if pat.ty.count > 1 {
-            let _ = write!(msg, " ({nth} out of {})", pat.ty.count);
-        }
+        let msg = headline(pat, prefix, expected, "found", nth);
         let level = if expected {
             Level::Remark
         } else {
@@ -291,14 +303,7 @@ impl Checker<'_> {
             return has_error;
         }
         if !pattern_error {
-            let mut msg = format!(
-                "{}: {} string not found in input",
-                pat.ty.description(prefix),
-                if expected { "expected" } else { "excluded" }
-            );
-            if pat.ty.count > 1 {
-                let _ = write!(msg, " ({nth} out of {})", pat.ty.count);
-            }
+            let msg = headline(pat, prefix, expected, "not found", nth);
             let level = if expected {
                 Level::Error
             } else {
@@ -371,7 +376,7 @@ impl Checker<'_> {
         let end = addr(region) + region.len();
         if n == 0 {
             self.message(
-                cs.loc,
+                cs.pat.loc,
                 Level::Error,
                 &format!("{name}: is on the same line as previous match"),
                 &[],
@@ -382,7 +387,7 @@ impl Checker<'_> {
         }
         if n != 1 {
             self.message(
-                cs.loc,
+                cs.pat.loc,
                 Level::Error,
                 &format!("{name}: is not on the line after the previous match"),
                 &[],
@@ -411,7 +416,7 @@ impl Checker<'_> {
                 "{}-SAME: is not on the same line as the previous match",
                 cs.prefix
             );
-            self.message(cs.loc, Level::Error, &msg, &[]);
+            self.message(cs.pat.loc, Level::Error, &msg, &[]);
             self.message(
                 addr(region) + region.len(),
                 Level::Note,
@@ -497,11 +502,7 @@ impl Checker<'_> {
                             &[old],
                         );
                     } else if let Some(d) = &mut self.diags {
-                        if let Some(last) = d.last().map(|x| x.check_loc) {
-                            for x in d.iter_mut().rev().take_while(|x| x.check_loc == last) {
-                                x.match_ty = MatchType::FoundButDiscarded;
-                            }
-                        }
+                        remark_last_pattern(d, MatchType::FoundButDiscarded);
                     }
                 }
                 pos = ranges[mi].1;
@@ -551,7 +552,7 @@ impl Checker<'_> {
             let mbuf = &buf[last_end..];
             let r = cs.pat.matches(mbuf, self.sm, &mut self.vars);
             let found = r.found;
-            if self.report(true, &cs.prefix, cs.loc, &cs.pat, i, mbuf, r) {
+            if self.report(true, &cs.prefix, cs.pat.loc, &cs.pat, i, mbuf, r) {
                 return None;
             }
             let f = found?;
@@ -570,7 +571,7 @@ impl Checker<'_> {
                 self.process_match(
                     MatchType::FoundButWrongLine,
                     &cs.pat,
-                    cs.loc,
+                    cs.pat.loc,
                     mbuf,
                     pos,
                     len,

@@ -6,14 +6,14 @@
 //! overflow error (so is division by zero). Parsing works on slices of a
 //! [`SourceMgr`] buffer, so every error is located where LLVM locates it.
 
-use crate::source::{addr, DiagError, SourceMgr};
+use crate::source::{DiagError, SourceMgr};
 
 /// The smallest and largest value an expression may take.
 const MIN: i128 = i64::MIN as i128;
 const MAX: i128 = u64::MAX as i128;
 
 /// A numeric value, or the overflow error.
-pub type Value = Result<i128, Overflow>;
+type Value = Result<i128, Overflow>;
 
 /// A value out of range, or a division by zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -837,11 +837,6 @@ impl Parser<'_> {
             None => Ok(self.vars.make(name, format, self.line)),
         }
     }
-}
-
-/// Where `s` starts, for callers outside this module.
-pub fn start_of(s: &str) -> usize {
-    addr(s)
 }
 
 #[cfg(test)]

@@ -398,7 +398,6 @@ impl Checker<'_> {
             checks.push(CheckString {
                 pat: p,
                 prefix,
-                loc: pattern_loc,
                 dag_nots: std::mem::replace(&mut dag_nots, implicit_nots.clone()),
             });
         }
@@ -436,7 +435,6 @@ impl Checker<'_> {
             checks.push(CheckString {
                 pat: Pattern::new(CheckType::of(Kind::Eof), Some(line + 1), eof_loc),
                 prefix: req.check_prefixes[0].clone(),
-                loc: eof_loc,
                 dag_nots,
             });
         }

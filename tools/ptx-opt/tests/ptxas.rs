@@ -64,25 +64,19 @@ fn arch_for(src: &str) -> String {
 }
 
 fn assembles(ptxas: &Path, arch: &str, file: &Path) -> Result<(), String> {
-    let out = Command::new(ptxas)
-        .arg(format!("-arch={arch}"))
-        .arg(file)
-        .arg("-o")
-        .arg("/dev/null")
-        .output();
-    match out {
-        Ok(o) if o.status.success() => Ok(()),
-        Ok(o) => Err(String::from_utf8_lossy(&o.stderr).into_owned()),
-        Err(e) => Err(e.to_string()),
-    }
+    assemble_with(ptxas, arch, file, &[])
 }
 
 /// [`assembles`] as relocatable code (`-c`): calls to functions defined
 /// elsewhere are fine.
 fn assembles_relocatable(ptxas: &Path, arch: &str, file: &Path) -> Result<(), String> {
+    assemble_with(ptxas, arch, file, &["-c"])
+}
+
+fn assemble_with(ptxas: &Path, arch: &str, file: &Path, extra: &[&str]) -> Result<(), String> {
     let out = Command::new(ptxas)
         .arg(format!("-arch={arch}"))
-        .arg("-c")
+        .args(extra)
         .arg(file)
         .arg("-o")
         .arg("/dev/null")

@@ -29,7 +29,7 @@ pub(super) fn step(
     let s = |n: usize, t: Type, w: &Warp, cta: &Cta, m: &Machine| c.operand(n, t, w, cta, m);
     let word = |x: &str| c.word(x);
     let unsupported = || c.unsupported();
-    let mut out = *results;
+    let out = results;
     let load = info.opcode == Opcode::Ld || &*info.mnemonic == "ldu";
     match info.opcode {
         Opcode::Other if matches!(&*info.mnemonic, "membar" | "fence") => return Ok(Flow::Done),
@@ -205,7 +205,6 @@ pub(super) fn step(
         }
         _ => return Ok(Flow::NotMine),
     }
-    *results = out;
     Ok(Flow::Write)
 }
 

@@ -32,7 +32,7 @@ pub(super) fn step(
     let word = |x: &str| c.word(x);
     let has_cmp = |cmp: CmpOp| c.has_cmp(cmp);
     let unsupported = || c.unsupported();
-    let mut out = *results;
+    let out = results;
     match info.opcode {
         // Extended-precision arithmetic (ISA 9.7.2): `add.cc`, `addc{.cc}`,
         // `sub.cc`, `subc{.cc}` (CC.CF is the borrow: d = a - (b + CF)),
@@ -166,7 +166,7 @@ pub(super) fn step(
                     out[lane] = r;
                 }
                 if let Some(o) = dest {
-                    set_result(w, f, o, &out, run);
+                    set_result(w, f, o, out, run);
                 }
                 return Ok(Flow::Done);
             }
@@ -592,7 +592,6 @@ pub(super) fn step(
         }
         _ => return Ok(Flow::NotMine),
     }
-    *results = out;
     Ok(Flow::Write)
 }
 

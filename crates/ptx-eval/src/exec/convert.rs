@@ -27,7 +27,7 @@ pub(super) fn step(
     let s = |n: usize, t: Type, w: &Warp, cta: &Cta, m: &Machine| c.operand(n, t, w, cta, m);
     let word = |x: &str| c.word(x);
     let unsupported = || c.unsupported();
-    let mut out = *results;
+    let out = results;
     match info.opcode {
         // `mov.bN d, {a, b, …}` packs equal-width parts (the first lowest);
         // `mov.bN {a, b, …}, s` unpacks them.
@@ -71,7 +71,7 @@ pub(super) fn step(
         }
         Opcode::Mov => {
             let a = s(1, ty, w, cta, m)?;
-            out = a.v;
+            *out = a.v;
         }
         Opcode::Cvta => {
             let a = s(1, Type::U64, w, cta, m)?;
@@ -125,6 +125,5 @@ pub(super) fn step(
         Opcode::Cvt => return cvt::step(c, cta, w, m),
         _ => return Ok(Flow::NotMine),
     }
-    *results = out;
     Ok(Flow::Write)
 }

@@ -25,7 +25,7 @@ pub(super) fn step(
     let s = |n: usize, t: Type, w: &Warp, cta: &Cta, m: &Machine| c.operand(n, t, w, cta, m);
     let word = |x: &str| c.word(x);
     let unsupported = || c.unsupported();
-    let mut out = *results;
+    let out = results;
     match info.opcode {
         Opcode::Setp | Opcode::Set => {
             let stype = if info.opcode == Opcode::Set {
@@ -109,7 +109,7 @@ pub(super) fn step(
             }
             if info.opcode == Opcode::Setp {
                 if let Some(Operand::Pair(p, q)) = dest {
-                    for (v, vals) in [(p, &out), (q, &second)] {
+                    for (v, vals) in [(p, &*out), (q, &second)] {
                         if let Some(v) = v {
                             set_result(w, f, &Operand::Value(*v), vals, run);
                         }
@@ -179,7 +179,7 @@ pub(super) fn step(
                 let Some(Operand::Pair(dv, pv)) = dest else {
                     return Err(unsupported());
                 };
-                for (v, vals) in [(dv, &out), (pv, &p)] {
+                for (v, vals) in [(dv, &*out), (pv, &p)] {
                     if let Some(v) = v {
                         set_result(w, f, &Operand::Value(*v), vals, run);
                     }
@@ -319,6 +319,5 @@ pub(super) fn step(
         }
         _ => return Ok(Flow::NotMine),
     }
-    *results = out;
     Ok(Flow::Write)
 }

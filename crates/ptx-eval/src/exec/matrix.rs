@@ -46,6 +46,20 @@ fn whole_warp(c: &Ctx, what: &str) -> Result<(), EvalError> {
     Ok(())
 }
 
+/// `.m8n8.{x1,x2,x4}{.trans}.b16` of ldmatrix/stmatrix, for the whole
+/// warp: how many matrices, and whether transposed.
+fn m8n8_shape(c: &Ctx, what: &str) -> Result<(usize, bool), EvalError> {
+    whole_warp(c, what)?;
+    let n = [("x1", 1), ("x2", 2), ("x4", 4)]
+        .into_iter()
+        .find(|(x, _)| c.word(x))
+        .map_or(1, |x| x.1);
+    if !c.word("m8n8") || c.info.last_type() != Some(Type::B16) {
+        return Err(c.unsupported());
+    }
+    Ok((n, c.word("trans")))
+}
+
 /// The registers of a vector operand (or the one register).
 fn regs(o: &Operand) -> &[Operand] {
     match o {
@@ -59,15 +73,7 @@ fn regs(o: &Operand) -> &[Operand] {
 /// rows 2t and 2t+1), the lower-indexed element in the low half.
 #[allow(clippy::needless_range_loop)]
 fn ldmatrix(c: &Ctx, cta: &mut Cta, w: &mut Warp, m: &mut Machine) -> Result<(), EvalError> {
-    whole_warp(c, "ldmatrix")?;
-    let n = [("x1", 1), ("x2", 2), ("x4", 4)]
-        .into_iter()
-        .find(|(x, _)| c.word(x))
-        .map_or(1, |x| x.1);
-    if !c.word("m8n8") || c.info.last_type() != Some(Type::B16) {
-        return Err(c.unsupported());
-    }
-    let trans = c.word("trans");
+    let (n, trans) = m8n8_shape(c, "ldmatrix")?;
     let (Some(dst), Some(Operand::Addr(a))) = (c.d.operands.first(), c.d.operands.get(1)) else {
         return Err(c.unsupported());
     };
@@ -108,15 +114,7 @@ fn ldmatrix(c: &Ctx, cta: &mut Cta, w: &mut Warp, m: &mut Machine) -> Result<(),
 /// the row addresses lanes 8j..8j+7 give.
 #[allow(clippy::needless_range_loop)]
 fn stmatrix(c: &Ctx, cta: &mut Cta, w: &mut Warp, m: &mut Machine) -> Result<(), EvalError> {
-    whole_warp(c, "stmatrix")?;
-    let n = [("x1", 1), ("x2", 2), ("x4", 4)]
-        .into_iter()
-        .find(|(x, _)| c.word(x))
-        .map_or(1, |x| x.1);
-    if !c.word("m8n8") || c.info.last_type() != Some(Type::B16) {
-        return Err(c.unsupported());
-    }
-    let trans = c.word("trans");
+    let (n, trans) = m8n8_shape(c, "stmatrix")?;
     let (Some(Operand::Addr(a)), Some(srcs)) = (c.d.operands.first(), c.d.operands.get(1)) else {
         return Err(c.unsupported());
     };

@@ -213,3 +213,18 @@ pub(super) fn sext(v: u64, bits: u32) -> i64 {
         ((v << s) as i64) >> s
     }
 }
+
+/// The lanes of `mask` whose guard (if `d` has one) holds.
+pub(super) fn guarded_lanes(w: &Warp, d: &InstData, mask: u32) -> u32 {
+    let Some(g) = d.guard else {
+        return mask;
+    };
+    let p = &w.regs[g.pred.as_u32() as usize];
+    (0..32).fold(mask, |run, lane| {
+        if (p[lane] != 0) == g.negated {
+            run & !(1 << lane)
+        } else {
+            run
+        }
+    })
+}

@@ -444,15 +444,7 @@ fn bar_red_votes(
     mask: u32,
 ) -> Result<(Inst, u32, u32), EvalError> {
     let d = k.f.inst(i);
-    let mut run = mask;
-    if let Some(g) = d.guard {
-        let p = w.regs[g.pred.as_u32() as usize];
-        for lane in 0..32 {
-            if (p[lane] != 0) == g.negated {
-                run &= !(1 << lane);
-            }
-        }
-    }
+    let run = guarded_lanes(w, d, mask);
     let c = d
         .operands
         .last()
@@ -485,14 +477,7 @@ pub(super) fn call(
     let f = k.f;
     let d = f.inst(i);
     let pos = d.pos;
-    let mut lanes = mask;
-    if let Some(g) = d.guard {
-        for lane in 0..32 {
-            if (w.regs[g.pred.as_u32() as usize][lane] != 0) == g.negated {
-                lanes &= !(1 << lane);
-            }
-        }
-    }
+    let lanes = guarded_lanes(w, d, mask);
     if lanes == 0 {
         return Ok(());
     }

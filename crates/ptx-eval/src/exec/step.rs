@@ -89,15 +89,7 @@ pub(super) fn exec(
     let pos = d.pos;
     // Lanes that execute: the guard; tied results keep their old value
     // in the others.
-    let mut run = mask;
-    if let Some(g) = d.guard {
-        let p = w.regs[g.pred.as_u32() as usize];
-        for lane in 0..32 {
-            if (p[lane] != 0) == g.negated {
-                run &= !(1 << lane);
-            }
-        }
-    }
+    let run = guarded_lanes(w, d, mask);
     for (&r, &t) in d.results.iter().zip(&d.ties) {
         let old = w.regs[t.as_u32() as usize];
         let reg = &mut w.regs[r.as_u32() as usize];

@@ -63,7 +63,7 @@ pub(super) fn step(
     let word = |x: &str| c.word(x);
     let has_bool = |b: BoolOp| info.mods.contains(&Mod::Bool(b));
     let unsupported = || c.unsupported();
-    let mut out = *results;
+    let out = results;
     match info.opcode {
         Opcode::Other if &*info.mnemonic == "shfl" && word("sync") => {
             // shfl.sync.MODE.b32 d[|p], a, b, c, membermask (PTX ISA
@@ -108,7 +108,7 @@ pub(super) fn step(
                 pred[lane] = u64::from(ok);
             }
             if let Some(Operand::Pair(d, p)) = dest {
-                for (v, vals) in [(d, &out), (p, &pred)] {
+                for (v, vals) in [(d, &*out), (p, &pred)] {
                     if let Some(v) = v {
                         set_result(w, f, &Operand::Value(*v), vals, run);
                     }
@@ -146,7 +146,7 @@ pub(super) fn step(
             } else {
                 return Err(unsupported());
             };
-            out = [r; 32];
+            *out = [r; 32];
         }
         // match.any.sync.TYPE d, a, membermask: d is the mask of members
         // whose a equals this lane's; match.all.sync.TYPE d[|p], a,
@@ -177,7 +177,7 @@ pub(super) fn step(
                 }
             }
             if let Some(Operand::Pair(d, p)) = dest {
-                for (v, vals) in [(d, &out), (p, &pred)] {
+                for (v, vals) in [(d, &*out), (p, &pred)] {
                     if let Some(v) = v {
                         set_result(w, f, &Operand::Value(*v), vals, run);
                     }
@@ -185,7 +185,7 @@ pub(super) fn step(
                 return Ok(Flow::Done);
             }
         }
-        Opcode::Activemask => out = [mask as u64; 32],
+        Opcode::Activemask => *out = [mask as u64; 32],
         Opcode::Vote => {
             let sync = word("sync");
             let p = s(1, Type::Pred, w, cta, m)?;
@@ -211,10 +211,9 @@ pub(super) fn step(
             } else {
                 return Err(unsupported());
             };
-            out = [r; 32];
+            *out = [r; 32];
         }
         _ => return Ok(Flow::NotMine),
     }
-    *results = out;
     Ok(Flow::Write)
 }
