@@ -1,0 +1,121 @@
+//! `lop3-fuse`: technology mapping of bitwise logic onto `lop3.b32`.
+//!
+//! Within each block, the `.b32` `and`/`or`/`xor`/`not`/`lop3` instructions
+//! form a network whose leaves are other values and immediates (0 and ~0
+//! fold into truth tables). The pass covers it with three-input LUTs, as
+//! ABC's `if -K 3` does (Mishchenko et al., ICCAD 2007):
+//!
+//! 1. **Cuts.** Every node gets its cuts of at most three leaves (priority
+//!    cuts, at most [`MAX_CUTS`] each), each with its truth table; leaves a
+//!    table does not depend on are dropped.
+//! 2. **Depth.** Each node takes the cut of least depth (area flow breaks
+//!    ties).
+//! 3. **Area recovery.** Area flow, then exact area (the instructions a cut
+//!    adds to the cover, counted by reference counting), under required
+//!    times that keep every output at or below its depth before the pass.
+//! 4. **Cover.** From the outputs (values used outside the network) down
+//!    through the chosen cuts. A node with several users is duplicated into
+//!    a cut only when exact area says that is no more expensive.
+//!
+//! **Guarantees.** Instruction count never rises: a connected piece of
+//! logic is rewritten only when its cover has fewer instructions, or as
+//! many and less depth; no output gets deeper. Every rewritten piece is
+//! simulated before and after, bit-sliced over all values of its leaves
+//! (up to [`EXHAUSTIVE_LEAVES`] leaves within a work budget; random words
+//! beyond), and left alone if anything differs.
+//! A guarded instruction absorbs only unguarded logic or logic under the
+//! same guard, and is rewritten in place (keeping guard and tied value).
+//! `.b64`, `.b16` and predicate logic are left alone. Immediates take
+//! operand slots (ptxas accepts them in `a`, `b` and `c`). The CFG is
+//! preserved.
+//!
+//! **Predicate output.** On sm_70+ with PTX ISA 8.2+ (the `.BoolOp` form's
+//! minimum), `setp.ne x, 0` (optionally `.and`/`.or` with `q`) of a logic
+//! result in the same block becomes the `lop3.or`/`lop3.and` `d|p` form
+//! (`_|p` when nothing else reads `x`). Below sm_50 (no `lop3`) the pass
+//! does nothing; `lop3-expand` is the inverse.
+//!
+//! ```text
+//! before:                              after:
+//!   and.b32  %r3, %r1, %r2;              lop3.b32 %r5, %r1, %r2, %r4, 0xEA;
+//!   or.b32   %r5, %r3, %r4;                 // c | (a & b)
+//! ```
+
+mod check;
+mod cuts;
+mod mapper;
+mod network;
+mod predicate;
+mod rewrite;
+#[cfg(test)]
+mod tests;
+mod truth;
+
+use check::*;
+use cuts::*;
+use mapper::*;
+use network::*;
+use predicate::*;
+use rewrite::*;
+use truth::*;
+
+use crate::{AnalysisManager, Pass, Preserved};
+use ptx_ir::{Function, Inst, Opcode};
+use rustc_hash::FxHashMap;
+
+/// Cuts kept per node (priority cuts).
+pub const MAX_CUTS: usize = 16;
+/// Up to this many leaves, a rewrite is checked on every leaf assignment.
+pub const EXHAUSTIVE_LEAVES: usize = 20;
+/// Exact-area recovery stops (keeping the area-flow cover) after this many
+/// reference steps per node, so long chains stay linear.
+const EXACT_STEPS_PER_NODE: usize = 64;
+
+/// The pass.
+pub struct Lop3Fuse;
+
+impl Pass for Lop3Fuse {
+    fn name(&self) -> &'static str {
+        "lop3-fuse"
+    }
+
+    fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
+        let target = am.target;
+        if target.is_some_and(|t| t.sm < 50) {
+            return Preserved::All;
+        }
+        // Both mappings start from a logic instruction: without one, skip
+        // the use lists.
+        let logic = f
+            .layout
+            .blocks()
+            .flat_map(|b| f.layout.block_insts(b))
+            .any(|i| {
+                matches!(
+                    f.op(i).opcode,
+                    Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not | Opcode::Lop3
+                )
+            });
+        if !logic {
+            return Preserved::All;
+        }
+        let blocks: Vec<_> = f.layout.blocks().collect();
+        let uses = f.uses();
+        let mut copies = FxHashMap::default();
+        let mut changed = false;
+        for &b in &blocks {
+            let insts: Vec<Inst> = f.layout.block_insts(b).collect();
+            changed |= fuse_block(f, &insts, &uses, &mut copies);
+        }
+        crate::rewrite::replace_all_uses(f, &copies);
+        if target.is_some_and(|t| t.sm >= 70 && t.ptx >= (8, 2)) {
+            let uses = f.uses();
+            for &b in &blocks {
+                let insts: Vec<Inst> = f.layout.block_insts(b).collect();
+                changed |= fuse_predicates(f, &insts, &uses);
+            }
+        }
+        tracing::debug!(target: "lop3-fuse", function = %f.name, changed, "done");
+        Preserved::cfg_if(changed)
+    }
+}
