@@ -12,7 +12,12 @@ pub(super) struct Mapper<'n> {
     pub(super) flow: Vec<f32>,
     pub(super) refs: Vec<u32>,
     pub(super) required: Vec<u32>,
-    pub(super) steps: usize,
+    /// Estimated uses of each signal in the final cover, for area flow.
+    est: Vec<f32>,
+    /// Scratch of [`Self::walk`]: signals whose count it changed, and
+    /// nodes still to visit.
+    touched: Vec<u32>,
+    stack: Vec<usize>,
 }
 
 impl Mapper<'_> {
@@ -30,8 +35,8 @@ impl Mapper<'_> {
     pub(super) fn flow_of(&self, n: usize, c: &Cut) -> f32 {
         let mut a = self.cost(n, c) as f32;
         for &l in c.leaves() {
-            if let Some(m) = self.net.node_of(l) {
-                a += self.flow[l as usize] / self.net.nodes[m].fanout.max(1) as f32;
+            if self.net.node_of(l).is_some() {
+                a += self.flow[l as usize] / self.est[l as usize];
             }
         }
         a
@@ -83,45 +88,56 @@ impl Mapper<'_> {
         }
     }
 
-    /// References the cut of node `n` and, recursively, the cuts of leaves
-    /// that become used; returns the instructions added.
-    pub(super) fn reference(&mut self, n: usize) -> u32 {
+    /// References (`up`) or dereferences the cut of node `n` and,
+    /// recursively, the cuts of leaves whose count becomes 1 (or 0): the
+    /// instructions the cover gains (or loses). Gives up after `limit`
+    /// leaf visits, undoing every change, so a long chain of single-use
+    /// nodes costs at most `limit` per node instead of its whole length.
+    fn walk(&mut self, n: usize, up: bool, limit: usize) -> Option<u32> {
+        self.touched.clear();
+        self.stack.clear();
+        self.stack.push(n);
         let mut area = 0;
-        let mut stack = vec![n];
-        while let Some(n) = stack.pop() {
+        while let Some(n) = self.stack.pop() {
             let c = self.best[n];
             area += self.cost(n, &c);
             for &l in c.leaves() {
-                self.steps += 1;
-                if let Some(m) = self.net.node_of(l) {
-                    self.refs[l as usize] += 1;
-                    if self.refs[l as usize] == 1 {
-                        stack.push(m);
+                let Some(m) = self.net.node_of(l) else {
+                    continue;
+                };
+                if self.touched.len() == limit {
+                    self.undo(up);
+                    return None;
+                }
+                self.touched.push(l);
+                let r = &mut self.refs[l as usize];
+                if up {
+                    *r += 1;
+                    if *r == 1 {
+                        self.stack.push(m);
+                    }
+                } else {
+                    *r -= 1;
+                    if *r == 0 {
+                        self.stack.push(m);
                     }
                 }
             }
         }
-        area
+        Some(area)
     }
 
-    /// The inverse of [`Self::reference`].
-    pub(super) fn dereference(&mut self, n: usize) -> u32 {
-        let mut area = 0;
-        let mut stack = vec![n];
-        while let Some(n) = stack.pop() {
-            let c = self.best[n];
-            area += self.cost(n, &c);
-            for &l in c.leaves() {
-                self.steps += 1;
-                if let Some(m) = self.net.node_of(l) {
-                    self.refs[l as usize] -= 1;
-                    if self.refs[l as usize] == 0 {
-                        stack.push(m);
-                    }
-                }
+    /// Reverts the counts the last [`Self::walk`] changed.
+    fn undo(&mut self, up: bool) {
+        for &l in &self.touched {
+            let r = &mut self.refs[l as usize];
+            if up {
+                *r -= 1;
+            } else {
+                *r += 1;
             }
         }
-        area
+        self.touched.clear();
     }
 
     /// Counts references of the current cover from the outputs.
@@ -132,15 +148,34 @@ impl Mapper<'_> {
                 let s = self.net.node_sig[n] as usize;
                 self.refs[s] += 1;
                 if self.refs[s] == 1 {
-                    self.reference(n);
+                    self.walk(n, true, usize::MAX);
                 }
             }
         }
     }
 
-    /// Exact-area recovery; false when it ran out of steps.
-    pub(super) fn exact_pass(&mut self) -> bool {
-        let budget = self.steps + EXACT_STEPS_PER_NODE * self.net.nodes.len() + 4096;
+    /// Instructions in the current cover (after [`Self::count_refs`]).
+    fn area(&self) -> u32 {
+        (0..self.net.nodes.len())
+            .filter(|&n| self.refs[self.net.node_sig[n] as usize] > 0)
+            .map(|n| self.cost(n, &self.best[n]))
+            .sum()
+    }
+
+    /// Blends the cover's reference counts into the fanout estimates that
+    /// area flow divides by (ABC's `EstRefs`): a signal the cover reads
+    /// once is not shared, however many network nodes read it.
+    fn update_estimates(&mut self) {
+        self.count_refs();
+        for (e, &r) in self.est.iter_mut().zip(&self.refs) {
+            *e = ((2.0 * *e + r as f32) / 3.0).max(1.0);
+        }
+    }
+
+    /// Exact-area recovery (ABC's `if -a` exact pass): each node in the
+    /// cover, in topological order, takes the cut whose own and newly
+    /// needed instructions are fewest, within its required time.
+    fn exact_pass(&mut self) {
         self.count_refs();
         for n in 0..self.net.nodes.len() {
             let s = self.net.node_sig[n] as usize;
@@ -148,7 +183,9 @@ impl Mapper<'_> {
                 continue;
             }
             let req = self.required[s];
-            self.dereference(n);
+            if self.walk(n, false, EXACT_WALK_LIMIT).is_none() {
+                continue;
+            }
             let old = self.best[n];
             let mut pick = (u32::MAX, u32::MAX, old);
             for k in 1..self.cuts[s].len() {
@@ -158,19 +195,16 @@ impl Mapper<'_> {
                     continue;
                 }
                 self.best[n] = c;
-                let area = self.reference(n);
-                self.dereference(n);
-                if (area, arr) < (pick.0, pick.1) {
-                    pick = (area, arr, c);
+                if let Some(area) = self.walk(n, true, EXACT_WALK_LIMIT) {
+                    self.undo(true);
+                    if (area, arr) < (pick.0, pick.1) {
+                        pick = (area, arr, c);
+                    }
                 }
             }
             self.set_best(n, pick.2);
-            self.reference(n);
-            if self.steps > budget {
-                return false;
-            }
+            self.walk(n, true, usize::MAX);
         }
-        true
     }
 
     /// Required times from the outputs (their depth before the pass) down
@@ -273,27 +307,49 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
         flow: vec![0.0; net.sigs.len()],
         refs: vec![0; net.sigs.len()],
         required: vec![u32::MAX; net.sigs.len()],
-        steps: 0,
+        est: net
+            .sigs
+            .iter()
+            .map(|s| match s {
+                Sig::Node(n) => net.nodes[*n as usize].fanout.max(1) as f32,
+                Sig::Leaf(_) => 1.0,
+            })
+            .collect(),
+        touched: Vec::new(),
+        stack: Vec::new(),
     };
     m.depth_pass();
-    let depth_best = m.best.clone();
     m.compute_required();
-    m.flow_pass();
-    m.compute_required();
-    for _ in 0..2 {
-        let before = m.best.clone();
-        if !m.exact_pass() {
-            for (n, c) in before.into_iter().enumerate() {
-                m.set_best(n, c);
-            }
+    // The best cover seen that meets the required times: area recovery is
+    // heuristic and a pass may lose what an earlier one found.
+    m.count_refs();
+    let mut kept = (m.area(), m.best.clone());
+    let mut keep = |m: &mut Mapper| -> u32 {
+        m.count_refs();
+        let a = m.area();
+        if a < kept.0 && m.meets_required() {
+            kept = (a, m.best.clone());
+        }
+        a
+    };
+    for _ in 0..FLOW_PASSES {
+        m.update_estimates();
+        m.flow_pass();
+        m.compute_required();
+        keep(&mut m);
+    }
+    let mut last = u32::MAX;
+    for _ in 0..EXACT_PASSES {
+        m.exact_pass();
+        m.compute_required();
+        let a = keep(&mut m);
+        if a >= last {
             break;
         }
-        m.compute_required();
+        last = a;
     }
-    if !m.meets_required() {
-        for (n, c) in depth_best.into_iter().enumerate() {
-            m.set_best(n, c);
-        }
+    for (n, c) in kept.1.into_iter().enumerate() {
+        m.set_best(n, c);
     }
     m.count_refs();
     let covered = (0..nodes)

@@ -67,9 +67,14 @@ use rustc_hash::FxHashMap;
 pub const MAX_CUTS: usize = 16;
 /// Up to this many leaves, a rewrite is checked on every leaf assignment.
 pub const EXHAUSTIVE_LEAVES: usize = 20;
-/// Exact-area recovery stops (keeping the area-flow cover) after this many
-/// reference steps per node, so long chains stay linear.
-const EXACT_STEPS_PER_NODE: usize = 64;
+/// Leaf visits one reference walk of exact-area recovery may take; a node
+/// whose walk would take more keeps its cut, so long chains of single-use
+/// nodes stay linear.
+const EXACT_WALK_LIMIT: usize = 256;
+/// Area-flow passes after the depth-optimal one.
+const FLOW_PASSES: usize = 2;
+/// Exact-area passes at most (they stop when one gains nothing).
+const EXACT_PASSES: usize = 4;
 
 /// The pass.
 pub struct Lop3Fuse;

@@ -1,0 +1,229 @@
+//! The `lop3-fuse` large-circuit report: `cargo bench -p ptx-opt --bench
+//! circuits` (add `-- --markdown` for the table in `docs/passes/lop3-fuse.md`,
+//! `-- NAME…` to run some circuits only).
+//!
+//! Each netlist in `benches/circuits/*.aig` (written by
+//! `scripts/gen-circuits.sh`: ABC's generators and yosys on the Verilog in
+//! `circuits/src/`, all structurally hashed by ABC) is bit-sliced into a PTX
+//! kernel by `ptx-netlist`, and the same AIG is handed to ABC. Columns: the
+//! AIG's ANDs; logic instructions (`and`/`or`/`xor`/`not`/`lop3` `.b32`) in
+//! the kernel and after `-passes=lop3-fuse`; the pass's wall time (parse,
+//! pass and print, release build, best of three); ABC's 3-LUT counts for
+//! `strash; if -K 3 -a` and `strash; dch -f; if -K 3 -a; mfs2`; and the
+//! check. The check reads the logic of our output back into a netlist and
+//! compares it with the input: on every input assignment up to 20 inputs,
+//! else on 4,096 random vectors, then proves it with ABC's SAT-based `cec`.
+//! A circuit whose check fails makes the bench exit non-zero.
+//!
+//! `ABC` names the ABC binary (default `berkeley-abc`); without it the ABC
+//! columns print `-` and the proof is skipped.
+
+use ptx_netlist::{aiger, ptx, sim, Netlist};
+use ptx_opt::{process_with, Config};
+use ptx_passes::registry::lookup;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Logic instructions in PTX text.
+fn logic_count(ptx: &str) -> u32 {
+    ptx.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            ["and.b32", "or.b32", "xor.b32", "not.b32", "lop3.b32"]
+                .iter()
+                .any(|op| t.starts_with(op))
+        })
+        .count() as u32
+}
+
+/// ABC's LUT count (`nd`) after `script` on the AIG file.
+fn abc_luts(abc: &Path, aig: &Path, script: &str) -> Option<u32> {
+    let cmd = format!("read {}; {script}; print_stats", aig.display());
+    let out = Command::new(abc).args(["-c", &cmd]).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let at = text.find(" nd =")? + 5;
+    text[at..]
+        .trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// ABC's `cec` on two AIGER files: whether it reports them equivalent.
+fn abc_cec(abc: &Path, a: &Path, b: &Path) -> Option<bool> {
+    let cmd = format!("cec {} {}", a.display(), b.display());
+    let out = Command::new(abc).args(["-c", &cmd]).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    Some(text.contains("Networks are equivalent"))
+}
+
+struct Row {
+    name: String,
+    ands: usize,
+    before: u32,
+    after: u32,
+    secs: f64,
+    abc_area: Option<u32>,
+    abc_best: Option<u32>,
+    check: String,
+    ok: bool,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let markdown = args.iter().any(|a| a == "--markdown");
+    let only: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("benches/circuits");
+    let abc = std::env::var_os("ABC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "berkeley-abc".into());
+    let abc = Command::new(&abc)
+        .args(["-c", "quit"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+        .then_some(abc);
+    let tmp = std::env::temp_dir().join(format!("ptx-opt-circuits-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("benches/circuits")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "aig"))
+        .filter(|p| {
+            let stem = p.file_stem().unwrap().to_string_lossy();
+            only.is_empty() || only.iter().any(|o| **o == stem)
+        })
+        .collect();
+    files.sort();
+    let mut cfg = Config::default();
+    cfg.passes
+        .push((lookup("lop3-fuse").expect("registered"), Vec::new()));
+    let mut rows = Vec::new();
+    for file in &files {
+        let name = file.file_stem().unwrap().to_string_lossy().to_string();
+        let net: Netlist = ptx_netlist::read_file(file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let src = ptx::to_ptx(&net, &name);
+        let mut secs = f64::INFINITY;
+        let mut out = String::new();
+        for _ in 0..3 {
+            let t = Instant::now();
+            out = match process_with(src.as_bytes(), &cfg) {
+                Ok(o) => o.text,
+                Err((e, log)) => panic!("{name}: {e:?}\n{log}"),
+            };
+            secs = secs.min(t.elapsed().as_secs_f64());
+        }
+        let in_names = net.inputs.clone();
+        let out_names: Vec<String> = net.outputs.iter().map(|o| o.0.clone()).collect();
+        let (check, ok) = match ptx::from_ptx(&out, &in_names, &out_names) {
+            Err(e) => (format!("unreadable: {e}"), false),
+            Ok(ours) => match sim::equivalent(&net, &ours, 64) {
+                Err(e) => (e, false),
+                Ok(Some((o, _))) => (format!("output {o} differs"), false),
+                Ok(None) => {
+                    let sim = if net.inputs.len() <= sim::EXHAUSTIVE_INPUTS {
+                        "exhaustive"
+                    } else {
+                        "4096 random"
+                    };
+                    let proof = abc.as_deref().and_then(|abc| {
+                        let (a, b) = (
+                            tmp.join(format!("{name}.in.aig")),
+                            tmp.join(format!("{name}.out.aig")),
+                        );
+                        std::fs::write(&a, aiger::write(&net)).ok()?;
+                        std::fs::write(&b, aiger::write(&ours)).ok()?;
+                        abc_cec(abc, &a, &b)
+                    });
+                    match proof {
+                        Some(true) => (format!("{sim} + cec"), true),
+                        Some(false) => ("cec: NOT EQUIVALENT".into(), false),
+                        None => (sim.to_string(), true),
+                    }
+                }
+            },
+        };
+        let luts = |script: &str| abc.as_deref().and_then(|abc| abc_luts(abc, file, script));
+        let row = Row {
+            name,
+            ands: net.ands.len(),
+            before: logic_count(&src),
+            after: logic_count(&out),
+            secs,
+            abc_area: luts("strash; if -K 3 -a"),
+            abc_best: luts("strash; dch -f; if -K 3 -a; mfs2"),
+            check,
+            ok,
+        };
+        if !markdown {
+            print_row(&row);
+        }
+        rows.push(row);
+    }
+    let show = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
+    if markdown {
+        println!("| circuit | ANDs | logic in | lop3-fuse | time | ABC `if -a` | ABC `dch; if -a; mfs2` | check |");
+        println!("|---|---|---|---|---|---|---|---|");
+        for r in &rows {
+            println!(
+                "| {} | {} | {} | {} | {:.3} s | {} | {} | {} |",
+                r.name,
+                r.ands,
+                r.before,
+                r.after,
+                r.secs,
+                show(r.abc_area),
+                show(r.abc_best),
+                r.check
+            );
+        }
+    }
+    let sum = |f: &dyn Fn(&Row) -> Option<u32>| rows.iter().map(f).sum::<Option<u32>>();
+    let ours: u32 = rows.iter().map(|r| r.after).sum();
+    let area = sum(&|r| r.abc_area);
+    let best = sum(&|r| r.abc_best);
+    let min_best = sum(&|r| r.abc_area.zip(r.abc_best).map(|(a, b)| a.min(b)));
+    println!();
+    println!(
+        "total: ours {ours}, ABC if -a {}, ABC dch+mfs2 {}, ABC best of both {}",
+        show(area),
+        show(best),
+        show(min_best)
+    );
+    let big: Vec<&Row> = rows.iter().filter(|r| r.ands >= 1000).collect();
+    let at_or_below = |r: &&Row, x: Option<u32>| x.is_some_and(|x| r.after <= x);
+    println!(
+        "circuits of 1,000+ ANDs at or below ABC if -a: {} of {}; at or below ABC's best: {} of {}",
+        big.iter().filter(|r| at_or_below(r, r.abc_area)).count(),
+        big.len(),
+        big.iter()
+            .filter(|r| at_or_below(r, r.abc_area.zip(r.abc_best).map(|(a, b)| a.min(b))))
+            .count(),
+        big.len()
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+    if rows.iter().any(|r| !r.ok) {
+        eprintln!("circuits: a check failed");
+        std::process::exit(1);
+    }
+}
+
+fn print_row(r: &Row) {
+    let show = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
+    println!(
+        "{:<10} ands {:>6}  in {:>6}  ours {:>6}  {:>7.3}s  abc-a {:>6}  abc-best {:>6}  {}",
+        r.name,
+        r.ands,
+        r.before,
+        r.after,
+        r.secs,
+        show(r.abc_area),
+        show(r.abc_best),
+        r.check
+    );
+}
