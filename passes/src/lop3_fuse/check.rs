@@ -20,8 +20,13 @@ pub(super) enum Checked {
 /// after, and how each covered node is emitted.
 pub(super) type Scratch = (Vec<u32>, Vec<u32>, Vec<Emitted>);
 
-/// Random 32-bit words per leaf when a piece is too big to enumerate.
+/// Random 32-bit words per leaf when a piece is too big to enumerate:
+/// [`RANDOM_WORDS`], fewer (down to [`MIN_RANDOM_WORDS`]) for pieces so
+/// large that the words would cost more than [`RANDOM_WORK`] node
+/// evaluations.
 pub(super) const RANDOM_WORDS: usize = 256;
+pub(super) const MIN_RANDOM_WORDS: usize = 64;
+pub(super) const RANDOM_WORK: usize = 1 << 22;
 /// Node evaluations an exhaustive check may take per piece.
 pub(super) const EXHAUSTIVE_BUDGET: usize = 1 << 23;
 
@@ -53,7 +58,7 @@ pub(super) fn check_piece(
     let words = if exhaustive {
         ((1usize << leaves.len()) / 32).max(1)
     } else {
-        RANDOM_WORDS
+        (RANDOM_WORK / nodes.len().max(1)).clamp(MIN_RANDOM_WORDS, RANDOM_WORDS)
     };
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = || {

@@ -143,11 +143,31 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
     }
     let mut out: Vec<Cut> = vec![Cut::trivial(me)];
     let mut pick: SmallVec<[usize; 3]> = smallvec![0; lists.len()];
+    // One bit per leaf (modulo 64): more than four bits set in the union of
+    // the picked cuts' signatures means more than four leaves, so most
+    // combinations that do not fit are rejected without building a union.
+    let sigs: SmallVec<[SmallVec<[u64; 20]>; 3]> = lists
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            if consts[k].is_some() {
+                smallvec![0; l.len()]
+            } else {
+                l.iter()
+                    .map(|c| c.leaves().iter().fold(0u64, |a, &x| a | 1 << (x % 64)))
+                    .collect()
+            }
+        })
+        .collect();
     'product: loop {
+        let sig = (0..lists.len()).fold(0u64, |a, k| a | sigs[k][pick[k]]);
         // The union of the picked cuts' leaves, if it fits.
         let mut union: SmallVec<[u32; 8]> = SmallVec::new();
-        let mut fits = true;
+        let mut fits = sig.count_ones() <= 4;
         for (k, l) in lists.iter().enumerate() {
+            if !fits {
+                break;
+            }
             if consts[k].is_some() {
                 continue;
             }

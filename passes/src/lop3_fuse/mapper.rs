@@ -281,14 +281,18 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
                 arrival[s] = scored.first().map_or(1, |x| x.0);
                 if scored.len() > MAX_CUTS {
                     scored[MAX_CUTS / 2..].sort_by(by_flow);
-                    // Cuts on network inputs only are kept whatever their
-                    // rank: they stay usable all the way up a cone.
+                    // A few cuts on network inputs only are kept whatever
+                    // their rank: they stay usable all the way up a cone.
                     let inputs_only =
                         |c: &Cut| c.leaves().iter().all(|&l| net.node_of(l).is_none());
                     let mut k = 0;
+                    let mut extra = 0;
                     scored.retain(|x| {
                         k += 1;
-                        k <= MAX_CUTS || inputs_only(&x.3)
+                        k <= MAX_CUTS || {
+                            extra += u32::from(inputs_only(&x.3));
+                            inputs_only(&x.3) && extra <= MAX_INPUT_CUTS
+                        }
                     });
                 }
                 flow[s] = scored.iter().map(|x| x.1).fold(f32::INFINITY, f32::min);

@@ -64,7 +64,9 @@ use ptx_ir::{Function, Inst, Opcode};
 use rustc_hash::FxHashMap;
 
 /// Cuts kept per node (priority cuts).
-pub const MAX_CUTS: usize = 16;
+pub const MAX_CUTS: usize = 12;
+/// Cuts on network inputs only kept beyond [`MAX_CUTS`].
+const MAX_INPUT_CUTS: u32 = 4;
 /// Up to this many leaves, a rewrite is checked on every leaf assignment.
 pub const EXHAUSTIVE_LEAVES: usize = 20;
 /// Leaf visits one reference walk of exact-area recovery may take; a node
