@@ -250,6 +250,26 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
             Sig::Leaf(_) => cuts.push(vec![Cut::trivial(s as u32)]),
             Sig::Node(n) => {
                 let mut list = enumerate(net, &cuts, n as usize);
+                if let Some((m, complement)) = net.equiv[n as usize] {
+                    // Computed from the equivalent node's logic instead.
+                    let t = net.node_sig[m as usize];
+                    let flip = if complement { 0xFFFF } else { 0 };
+                    for c in std::iter::once(Cut::trivial(t))
+                        .chain(cuts[t as usize][1..].iter().copied())
+                    {
+                        if list[1..].iter().any(|o| o.leaves() == c.leaves()) {
+                            continue;
+                        }
+                        let mut c = Cut {
+                            tt: c.tt ^ flip,
+                            ..c
+                        };
+                        if c.n == 4 {
+                            c.extra = extra_of(c.tt);
+                        }
+                        list.push(c);
+                    }
+                }
                 let arr = |c: &Cut| {
                     let m = c.leaves().iter().map(|&l| arrival[l as usize]).max();
                     1 + u32::from(c.extra > 0) + m.unwrap_or(0)

@@ -3,19 +3,25 @@
 //! Within each block, the `.b32` `and`/`or`/`xor`/`not`/`lop3` instructions
 //! form a network whose leaves are other values and immediates (0 and ~0
 //! fold into truth tables). The pass covers it with three-input LUTs, as
-//! ABC's `if -K 3` does (Mishchenko et al., ICCAD 2007):
+//! ABC's `if -K 3 -a` does (Mishchenko et al., ICCAD 2007). One file per
+//! stage, in the order they run:
 //!
-//! 1. **Cuts.** Every node gets its cuts of at most three leaves (priority
-//!    cuts, at most [`MAX_CUTS`] each), each with its truth table; leaves a
-//!    table does not depend on are dropped.
-//! 2. **Depth.** Each node takes the cut of least depth (area flow breaks
-//!    ties).
-//! 3. **Area recovery.** Area flow, then exact area (the instructions a cut
-//!    adds to the cover, counted by reference counting), under required
-//!    times that keep every output at or below its depth before the pass.
-//! 4. **Cover.** From the outputs (values used outside the network) down
-//!    through the chosen cuts. A node with several users is duplicated into
-//!    a cut only when exact area says that is no more expensive.
+//! 1. [`network`]: the network of one block and its connected pieces.
+//! 2. [`equiv`]: functional reduction. Nodes that compute an earlier
+//!    node's function (or its complement), found by simulation signatures
+//!    and proved by exhaustive simulation over small supports, may take
+//!    that node's cuts.
+//! 3. [`cuts`] and [`truth`]: every node's priority cuts of at most four
+//!    leaves (at most [`MAX_CUTS`] each), with truth tables; a four-leaf
+//!    cut costs the two or three lop3s of its decomposition.
+//! 4. [`mapper`]: depth-optimal labels, area flow (fanout estimates taken
+//!    from the cover), then exact area (reference counting, each walk
+//!    bounded) until a pass gains nothing, under required times that keep
+//!    every output at or below its depth before the pass; the best cover
+//!    seen is kept.
+//! 5. [`check`]: each piece to be rewritten is simulated before and after.
+//! 6. [`rewrite`]: covered nodes become lop3s in place, the rest go.
+//! 7. [`predicate`]: `setp.ne x, 0` folds into the `.BoolOp` form.
 //!
 //! **Guarantees.** Instruction count never rises: a connected piece of
 //! logic is rewritten only when its cover has fewer instructions, or as
@@ -43,6 +49,7 @@
 
 mod check;
 mod cuts;
+mod equiv;
 mod mapper;
 mod network;
 mod predicate;

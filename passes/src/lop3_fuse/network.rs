@@ -59,6 +59,9 @@ pub(super) struct Network {
     pub(super) node_sig: Vec<u32>,
     /// Register class of each signal (`None` for immediates).
     pub(super) class: Vec<Option<Type>>,
+    /// Per node, an earlier node proved to compute the same function (or,
+    /// with `true`, its complement): see [`super::equiv`].
+    pub(super) equiv: Vec<Option<(u32, bool)>>,
 }
 
 impl Network {
@@ -116,6 +119,7 @@ pub(super) fn build(
         nodes: Vec::new(),
         node_sig: Vec::new(),
         class: Vec::new(),
+        equiv: Vec::new(),
     };
     let mut sig_of: FxHashMap<Leaf, u32> = FxHashMap::default();
     let mut node_of_inst: FxHashMap<Inst, u32> = FxHashMap::default();
@@ -198,6 +202,7 @@ pub(super) fn build(
         });
         node.fanout += u32::from(node.output);
     }
+    net.equiv = super::equiv::equivalences(&net);
     net
 }
 
@@ -225,6 +230,12 @@ pub(super) fn components(net: &Network) -> Vec<u32> {
                     parent[a as usize] = b;
                 }
             }
+        }
+    }
+    for (n, e) in net.equiv.iter().enumerate() {
+        if let Some((m, _)) = *e {
+            let (a, b) = (find(&mut parent, n as u32), find(&mut parent, m));
+            parent[a as usize] = b;
         }
     }
     (0..net.nodes.len() as u32)

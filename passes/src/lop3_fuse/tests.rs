@@ -130,3 +130,40 @@ fn nothing_to_gain_means_no_change() {
     let out = run("and.b32 %r5, %r1, -1;\nst.global.u32 [%rd1], %r5;");
     assert!(out.contains("st.global.u32 \t[%rd1], %r1;"), "{out}");
 }
+
+#[test]
+fn equivalent_logic_is_computed_once() {
+    // (a & b) | (a & c) and ~(~a | ~(b | c)) are one function, written
+    // two ways; its complement ~a | ~(b | c) is a third output.
+    let out = run("and.b32 %r5, %r1, %r2;\nand.b32 %r6, %r1, %r3;\nor.b32 %r7, %r5, %r6;\n\
+                   st.global.u32 [%rd1], %r7;\n\
+                   not.b32 %r8, %r1;\nor.b32 %r9, %r2, %r3;\nnot.b32 %r10, %r9;\n\
+                   or.b32 %r11, %r8, %r10;\nnot.b32 %r12, %r11;\n\
+                   st.global.u32 [%rd1+4], %r12;\nst.global.u32 [%rd1+8], %r11;");
+    let logic = ["lop3.b32", "and.b32", "or.b32", "xor.b32", "not.b32"]
+        .iter()
+        .map(|w| out.matches(w).count())
+        .sum::<usize>();
+    // One lop3 for the function, one not for its complement; the second
+    // spelling reuses the first.
+    assert_eq!(logic, 2, "{out}");
+}
+
+#[test]
+fn equivalences_are_proved_with_their_polarity() {
+    let full = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n\
+        xor.b32 %r5, %r1, %r2;\nnot.b32 %r6, %r1;\nxor.b32 %r7, %r6, %r2;\nand.b32 %r8, %r1, %r3;\n\
+        st.global.u32 [%rd1], %r5;\nst.global.u32 [%rd1+4], %r7;\nst.global.u32 [%rd1+8], %r8;\nret;\n}\n";
+    let m = ptx_parse::parse_module(full).unwrap();
+    let f = m.functions().next().unwrap();
+    let insts: Vec<Inst> = f
+        .layout
+        .blocks()
+        .flat_map(|b| f.layout.block_insts(b).collect::<Vec<_>>())
+        .collect();
+    let uses = f.uses();
+    let net = build(f, &insts, &uses);
+    // Nodes: 0 = a ^ b, 1 = ~a, 2 = ~a ^ b (the complement of node 0), 3.
+    assert_eq!(net.equiv[2], Some((0, true)), "{:?}", net.equiv);
+    assert_eq!(net.equiv.iter().filter(|e| e.is_some()).count(), 1);
+}
