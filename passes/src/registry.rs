@@ -64,10 +64,14 @@ pub const PASSES: &[PassInfo] = &[
     PassInfo {
         name: "lop3-fuse",
         summary: "map and/or/xor/not/lop3 logic onto the fewest lop3.b32 (3-input LUT mapping)",
-        params: &[],
+        params: &["skip-small"],
         // A second run can find a little more on large random networks.
         idempotent: false,
-        create: |_| Box::new(crate::lop3_fuse::Lop3Fuse),
+        create: |p| {
+            Box::new(crate::lop3_fuse::Lop3Fuse {
+                skip_small: p.iter().any(|x| x == "skip-small"),
+            })
+        },
     },
     PassInfo {
         name: "lower-vote",

@@ -86,7 +86,18 @@ const FLOW_PASSES: usize = 2;
 const EXACT_PASSES: usize = 4;
 
 /// The pass.
-pub struct Lop3Fuse;
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lop3Fuse {
+    /// `lop3-fuse<skip-small>`: rewrite a piece only when it saves at least
+    /// [`SMALL_SAVING`] instructions (and never for depth alone). ptxas
+    /// fuses short logic chains into its own `LOP3` anyway; on the real
+    /// corpus, one-instruction rewrites cost SASS instructions or registers
+    /// more often than they save them, so `-O3` uses this form.
+    pub skip_small: bool,
+}
+
+/// The least saving per piece under `skip-small`.
+pub const SMALL_SAVING: u32 = 2;
 
 impl Pass for Lop3Fuse {
     fn name(&self) -> &'static str {
@@ -119,7 +130,7 @@ impl Pass for Lop3Fuse {
         let mut changed = false;
         for &b in &blocks {
             let insts: Vec<Inst> = f.layout.block_insts(b).collect();
-            changed |= fuse_block(f, &insts, &uses, &mut copies);
+            changed |= fuse_block(f, &insts, &uses, &mut copies, self.skip_small);
         }
         crate::rewrite::replace_all_uses(f, &copies);
         if target.is_some_and(|t| t.sm >= 70 && t.ptx >= (8, 2)) {

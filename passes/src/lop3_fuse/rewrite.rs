@@ -15,6 +15,7 @@ pub(super) fn fuse_block(
     insts: &[Inst],
     uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
     copies: &mut FxHashMap<Value, Value>,
+    skip_small: bool,
 ) -> bool {
     let net = build(f, insts, uses);
     if net.nodes.is_empty() {
@@ -46,7 +47,11 @@ pub(super) fn fuse_block(
     let mut chosen: Vec<bool> = (0..net.nodes.len())
         .map(|n| {
             let (old, new) = score[&comp[n]];
-            new < old
+            if skip_small {
+                new.0 + SMALL_SAVING <= old.0
+            } else {
+                new < old
+            }
         })
         .collect();
     // ptxas 13.5 crashes (a segfault, sm_80 and sm_90) on a lop3 whose
@@ -159,10 +164,13 @@ pub(super) fn fuse_block(
                     }
                 }
             }
-            // Two registers under a plain operator read better as it.
+            // A plain operator of two registers, or of a register and an
+            // immediate, stays that instruction: it reads better, and
+            // ptxas matches its own patterns (masks, fused logic) on it.
             (2, tt)
                 if matches!(lut_of(tt, [0, 1, 2]), 0xC0 | 0xFC | 0x3C)
-                    && matches!((leaf(0), leaf(1)), (Operand::Value(_), Operand::Value(_))) =>
+                    && (matches!(leaf(0), Operand::Value(_))
+                        || matches!(leaf(1), Operand::Value(_))) =>
             {
                 let opcode = match lut_of(tt, [0, 1, 2]) {
                     0xC0 => Opcode::And,
@@ -170,7 +178,11 @@ pub(super) fn fuse_block(
                     _ => Opcode::Xor,
                 };
                 let op = f.ops.intern(opcode, &[Mod::Type(Type::B32)]);
-                (op, smallvec![d, leaf(0), leaf(1)])
+                let (x, y) = match (leaf(0), leaf(1)) {
+                    (imm @ Operand::Imm(_), v) => (v, imm),
+                    (v, w) => (v, w),
+                };
+                (op, smallvec![d, x, y])
             }
             (k, tt) => {
                 // Registers in value order, immediates last: stable output.

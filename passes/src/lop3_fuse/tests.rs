@@ -53,7 +53,7 @@ fn run(body: &str) -> String {
     let mut m = ptx_parse::parse_module(&full).unwrap();
     for f in m.functions_mut() {
         let before = f.clone();
-        Lop3Fuse.run(f, &mut AnalysisManager::new());
+        Lop3Fuse::default().run(f, &mut AnalysisManager::new());
         assert!(ptx_ir::verify::verify_function(f).is_empty());
         assert!(f.inst_count() <= before.inst_count());
     }
@@ -135,11 +135,13 @@ fn nothing_to_gain_means_no_change() {
 fn equivalent_logic_is_computed_once() {
     // (a & b) | (a & c) and ~(~a | ~(b | c)) are one function, written
     // two ways; its complement ~a | ~(b | c) is a third output.
-    let out = run("and.b32 %r5, %r1, %r2;\nand.b32 %r6, %r1, %r3;\nor.b32 %r7, %r5, %r6;\n\
+    let out = run(
+        "and.b32 %r5, %r1, %r2;\nand.b32 %r6, %r1, %r3;\nor.b32 %r7, %r5, %r6;\n\
                    st.global.u32 [%rd1], %r7;\n\
                    not.b32 %r8, %r1;\nor.b32 %r9, %r2, %r3;\nnot.b32 %r10, %r9;\n\
                    or.b32 %r11, %r8, %r10;\nnot.b32 %r12, %r11;\n\
-                   st.global.u32 [%rd1+4], %r12;\nst.global.u32 [%rd1+8], %r11;");
+                   st.global.u32 [%rd1+4], %r12;\nst.global.u32 [%rd1+8], %r11;",
+    );
     let logic = ["lop3.b32", "and.b32", "or.b32", "xor.b32", "not.b32"]
         .iter()
         .map(|w| out.matches(w).count())

