@@ -165,22 +165,11 @@ fn main() {
         }
         rows.push(row);
     }
-    let show = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
     if markdown {
         println!("| circuit | ANDs | logic in | lop3-fuse | time | ABC `if -a` | ABC `dch; if -a; mfs2` | check |");
         println!("|---|---|---|---|---|---|---|---|");
         for r in &rows {
-            println!(
-                "| {} | {} | {} | {} | {:.3} s | {} | {} | {} |",
-                r.name,
-                r.ands,
-                r.before,
-                r.after,
-                r.secs,
-                show(r.abc_area),
-                show(r.abc_best),
-                r.check
-            );
+            println!("| {} |", r.cells().join(" | "));
         }
     }
     let sum = |f: &dyn Fn(&Row) -> Option<u32>| rows.iter().map(f).sum::<Option<u32>>();
@@ -213,17 +202,30 @@ fn main() {
     }
 }
 
+fn show(x: Option<u32>) -> String {
+    x.map_or("-".to_string(), |v| v.to_string())
+}
+
+impl Row {
+    /// The row's cells, in the table's column order.
+    fn cells(&self) -> [String; 8] {
+        [
+            self.name.clone(),
+            self.ands.to_string(),
+            self.before.to_string(),
+            self.after.to_string(),
+            format!("{:.3} s", self.secs),
+            show(self.abc_area),
+            show(self.abc_best),
+            self.check.clone(),
+        ]
+    }
+}
+
 fn print_row(r: &Row) {
-    let show = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
+    let c = r.cells();
     println!(
-        "{:<10} ands {:>6}  in {:>6}  ours {:>6}  {:>7.3}s  abc-a {:>6}  abc-best {:>6}  {}",
-        r.name,
-        r.ands,
-        r.before,
-        r.after,
-        r.secs,
-        show(r.abc_area),
-        show(r.abc_best),
-        r.check
+        "{:<10} ands {:>6}  in {:>6}  ours {:>6}  {:>9}  abc-a {:>6}  abc-best {:>6}  {}",
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
     );
 }
