@@ -28,14 +28,40 @@ pub fn apply(a: u8, b: u8, c: u8, lut: u8) -> u8 {
 
 /// `lop3.b32` on 32-bit words, bit by bit.
 pub fn apply32(a: u32, b: u32, c: u32, lut: u8) -> u32 {
+    apply64(a.into(), b.into(), c.into(), lut) as u32
+}
+
+/// `lop3` on 64-bit words (64 bit-parallel simulation vectors), bit by bit.
+pub fn apply64(a: u64, b: u64, c: u64, lut: u8) -> u64 {
     let mut r = 0;
     for k in 0..8u32 {
         if (lut >> k) & 1 == 1 {
-            let pick = |x: u32, bit: u32| if (k >> bit) & 1 == 1 { x } else { !x };
+            let pick = |x: u64, bit: u32| if (k >> bit) & 1 == 1 { x } else { !x };
             r |= pick(a, 2) & pick(b, 1) & pick(c, 0);
         }
     }
     r
+}
+
+/// Word `word` of input `var` when every assignment of the inputs is
+/// enumerated 64 to a word: input `k < 6` alternates in runs of `2^k`
+/// within each word, input `k >= 6` is constant over a word and takes bit
+/// `k - 6` of the word's index. Words `0 .. 2^(n-6)` then hold all `2^n`
+/// assignments of `n` inputs (one word, repeating, for fewer than 7).
+pub fn exhaustive_word(var: usize, word: usize) -> u64 {
+    const RUNS: [u64; 6] = [
+        0xAAAA_AAAA_AAAA_AAAA,
+        0xCCCC_CCCC_CCCC_CCCC,
+        0xF0F0_F0F0_F0F0_F0F0,
+        0xFF00_FF00_FF00_FF00,
+        0xFFFF_0000_FFFF_0000,
+        0xFFFF_FFFF_0000_0000,
+    ];
+    match RUNS.get(var) {
+        Some(&p) => p,
+        None if (word >> (var - 6)) & 1 == 1 => u64::MAX,
+        None => 0,
+    }
 }
 
 /// Whether the function depends on input `k` (0 = a, 1 = b, 2 = c).

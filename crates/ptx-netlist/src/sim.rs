@@ -58,24 +58,12 @@ pub fn equivalent(
         seed ^= seed << 17;
         seed
     };
-    const LOW: [u64; 6] = [
-        0xAAAA_AAAA_AAAA_AAAA,
-        0xCCCC_CCCC_CCCC_CCCC,
-        0xF0F0_F0F0_F0F0_F0F0,
-        0xFF00_FF00_FF00_FF00,
-        0xFFFF_0000_FFFF_0000,
-        0xFFFF_FFFF_0000_0000,
-    ];
     for r in 0..rounds {
         for (k, w) in words.iter_mut().enumerate() {
-            *w = if !exhaustive {
-                rand()
-            } else if k < 6 {
-                LOW[k]
-            } else if (r >> (k - 6)) & 1 == 1 {
-                u64::MAX
+            *w = if exhaustive {
+                ptx_ir::lut::exhaustive_word(k, r)
             } else {
-                0
+                rand()
             };
         }
         let oa = simulate(a, &words, &mut va);

@@ -17,6 +17,7 @@
 //! linear.
 
 use super::*;
+use ptx_ir::lut::{apply64, exhaustive_word};
 use smallvec::SmallVec;
 
 /// Simulation words (of 64 vectors) per signal for the signatures.
@@ -34,17 +35,7 @@ fn eval(func: Func, v: &[u64]) -> u64 {
         Func::Or => v[0] | v[1],
         Func::Xor => v[0] ^ v[1],
         Func::Not => !v[0],
-        Func::Lut(l) => {
-            let (a, b, c) = (v[0], v[1], v[2]);
-            let mut r = 0;
-            for k in 0..8 {
-                if l >> k & 1 == 1 {
-                    let pick = |x: u64, bit: u8| if k >> bit & 1 == 1 { x } else { !x };
-                    r |= pick(a, 2) & pick(b, 1) & pick(c, 0);
-                }
-            }
-            r
-        }
+        Func::Lut(l) => apply64(v[0], v[1], v[2], l),
     }
 }
 
@@ -174,30 +165,15 @@ pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
         }
         cone.iter().for_each(|&x| mark[x] = false);
         cone.sort_unstable();
-        let words = (1usize << vars.len()) / 64;
-        let words = words.max(1);
+        let words = ((1usize << vars.len()) / 64).max(1);
         if cone.len() * words > PROOF_WORK {
             continue;
         }
         work += cone.len() * words;
-        const LOW: [u64; 6] = [
-            0xAAAA_AAAA_AAAA_AAAA,
-            0xCCCC_CCCC_CCCC_CCCC,
-            0xF0F0_F0F0_F0F0_F0F0,
-            0xFF00_FF00_FF00_FF00,
-            0xFFFF_0000_FFFF_0000,
-            0xFFFF_FFFF_0000_0000,
-        ];
         let mut same = true;
         for w in 0..words {
             for (j, &v) in vars.iter().enumerate() {
-                vals[v as usize] = if j < 6 {
-                    LOW[j]
-                } else if (w >> (j - 6)) & 1 == 1 {
-                    u64::MAX
-                } else {
-                    0
-                };
+                vals[v as usize] = exhaustive_word(j, w);
             }
             for &x in &cone {
                 let node = &net.nodes[x];
