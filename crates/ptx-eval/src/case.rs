@@ -16,7 +16,7 @@
 //! address with `atom`), `"unordered": N` counts such instructions: the
 //! buffers are then one valid outcome of several.
 
-use crate::{param_layout, run, Launch, Limits, Machine};
+use crate::{form_of, param_layout, run, Bound, Launch, Limits, Machine, Tag, EXACT};
 use ptx_ir::Module;
 use serde_json::{json, Map, Value as Json};
 
@@ -467,10 +467,63 @@ pub fn run_case_with(
         bytes
     });
     let mut out = json!({"buffers": buffers, "steps": stats.steps});
+    if !machine.approx.is_empty() {
+        // Elements holding `.approx` results (or values computed from
+        // them), which another machine may give within a bound only.
+        let mut notes = Map::new();
+        for (k, b) in case.buffers.iter().enumerate() {
+            let size = b.elem.size();
+            let tags: Vec<Tag> = (0..b.data.len() as u64)
+                .map(|i| machine.approx.global(addrs[k] + i * size, size))
+                .collect();
+            let runs = approx_runs(&tags);
+            if !runs.is_empty() {
+                notes.insert(b.name.clone(), Json::Array(runs));
+            }
+        }
+        if !notes.is_empty() {
+            out["approx"] = Json::Object(notes);
+        }
+    }
     if machine.unordered > 0 {
         // The result is one of several a GPU may give (see
         // `Machine::unordered`).
         out["unordered"] = json!(machine.unordered);
     }
     Ok(out)
+}
+
+/// The result JSON's `approx` entries of one buffer: each run of
+/// consecutive elements with one tag, as `{"first", "count", "op",
+/// "bound"}` for a direct result or `{"first", "count", "derived": true}`.
+fn approx_runs(tags: &[Tag]) -> Vec<Json> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < tags.len() {
+        let t = tags[i];
+        let n = tags[i..].iter().take_while(|&&u| u == t).count();
+        if t != EXACT {
+            let mut run = json!({"first": i, "count": n});
+            match form_of(t) {
+                Some(form) => {
+                    run["op"] = json!(form.name);
+                    run["bound"] = bound_json(form.bound);
+                }
+                None => run["derived"] = json!(true),
+            }
+            runs.push(run);
+        }
+        i += n;
+    }
+    runs
+}
+
+/// A bound as the result JSON states it.
+pub fn bound_json(b: Bound) -> Json {
+    match b {
+        Bound::Ulps(n) => json!({ "ulps": n }),
+        Bound::Relative(e) => json!({"relative": 2f64.powf(e), "log2": e}),
+        Bound::Absolute(e) => json!({"absolute": 2f64.powf(e), "log2": e}),
+        Bound::Unstated => json!({"unstated": true}),
+    }
 }

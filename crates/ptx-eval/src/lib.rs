@@ -23,11 +23,13 @@
 
 pub mod case;
 pub mod check;
+pub mod compare;
 mod exec;
 pub mod gen;
 pub mod memory;
 pub mod rng;
 
 pub use exec::{
-    dynamic_shared_bytes, param_layout, run, EvalError, Launch, Limits, Machine, Stats,
+    dynamic_shared_bytes, form_of, param_layout, run, ApproxForm, Bound, EvalError, Launch, Limits,
+    Machine, MemoryTags, Stats, Tag, DERIVED, EXACT, FORMS,
 };

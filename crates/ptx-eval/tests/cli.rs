@@ -113,3 +113,40 @@ fn bad_cases_are_reported() {
         assert!(err.contains(msg), "{case}: {err}");
     }
 }
+
+#[test]
+fn expect_compares_with_another_result_and_fails_on_a_difference() {
+    let ptx = format!("{}/vadd.ptx", kernels());
+    let case = r#"{"grid": [1], "block": [2],
+        "buffers": {"a": {"type": "s32", "data": [1, 2]}, "b": {"type": "s32", "data": [10, 20]},
+                    "out": {"type": "s32", "zeros": 2}},
+        "params": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "out"}, {"u32": 2}]}"#;
+    let dir = std::env::temp_dir().join(format!("ptx-eval-expect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("case.json"), case).unwrap();
+    let run = |expected: &str| {
+        std::fs::write(dir.join("expected.json"), expected).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ptx-eval"))
+            .arg(&ptx)
+            .args(["--case", dir.join("case.json").to_str().unwrap()])
+            .args(["--expect", dir.join("expected.json").to_str().unwrap()])
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (code, err) = run(r#"{"buffers": {"a": [1, 2], "b": [10, 20], "out": [11, 22]}}"#);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("6 exact, 0 within their .approx bound, 0 not compared, 0 differ"),
+        "{err}"
+    );
+    let (code, err) = run(r#"{"buffers": {"a": [1, 2], "b": [10, 20], "out": [11, 23]}}"#);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("buffer 'out' element 1: 22 (0x16) here, 23 (0x17) expected [exact]"),
+        "{err}"
+    );
+    let (code, err) = run("not json");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("expected.json"), "{err}");
+}

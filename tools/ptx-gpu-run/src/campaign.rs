@@ -10,7 +10,8 @@
 //! * `gen`: programs of the random generator (`ptx_eval::gen`).
 //! * `inst`: one kernel per instruction form (set/setp/selp, lop3 with all
 //!   256 LUTs, the vop2 family, vote and vote.sync in divergent warps,
-//!   prmt/bfe/bfi/shf, integer and f32 arithmetic), each thread reading
+//!   prmt/bfe/bfi/shf, integer and f32 arithmetic, the `.approx`
+//!   functions), each thread reading
 //!   `a[i]`, `b[i]`, `c[i]` (edge values crossed, then random words) and
 //!   writing `out[i]`.
 //! * variants: each of the above after a pass (`-O2`, the lowerings, the
@@ -527,6 +528,28 @@ fn bits() -> Module {
             );
             form(&mut k, "f64", body, format!("{op} ({half} word)"));
         }
+    }
+    // The approximate functions: compared within the bound the evaluator
+    // states for each (ptx_eval::compare), not bit for bit.
+    for i in [
+        "rcp.approx.f32 %r4, %r1",
+        "rcp.approx.ftz.f32 %r4, %r1",
+        "sqrt.approx.f32 %r4, %r1",
+        "rsqrt.approx.f32 %r4, %r1",
+        "ex2.approx.f32 %r4, %r1",
+        "ex2.approx.ftz.f32 %r4, %r1",
+        "lg2.approx.f32 %r4, %r1",
+        "sin.approx.f32 %r4, %r1",
+        "cos.approx.f32 %r4, %r1",
+        "tanh.approx.f32 %r4, %r1",
+        "div.approx.f32 %r4, %r1, %r2",
+        "div.full.f32 %r4, %r1, %r2",
+        "ex2.approx.f16x2 %r4, %r1",
+        "ex2.approx.ftz.bf16x2 %r4, %r1",
+        "tanh.approx.f16x2 %r4, %r1",
+        "tanh.approx.bf16x2 %r4, %r1",
+    ] {
+        form(&mut k, "approx", i.to_string(), i.to_string());
     }
     inst_module("bits", "7.8", "sm_90", k, vec![&["-O2"]])
 }

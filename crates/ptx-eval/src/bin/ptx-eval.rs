@@ -1,11 +1,17 @@
-//! `ptx-eval FILE.ptx --case CASE.json [limits]`: runs a kernel on the
-//! case's buffers and prints the result JSON (see `ptx_eval::case`).
+//! `ptx-eval FILE.ptx --case CASE.json [--expect RESULT.json] [limits]`:
+//! runs a kernel on the case's buffers and prints the result JSON (see
+//! `ptx_eval::case`); `--expect` compares it with another machine's
+//! result (`ptx_eval::compare`) and fails when they differ.
 
 use ptx_eval::Limits;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: ptx-eval FILE.ptx --case CASE.json [--max-steps=N] [--max-memory=BYTES] [--max-ctas=N]
+    "usage: ptx-eval FILE.ptx --case CASE.json [--expect RESULT.json] [--max-steps=N] [--max-memory=BYTES] [--max-ctas=N]
+
+  --expect RESULT.json  compare with another run's result (a GPU's): exact elements bit for
+                      bit, .approx results within the bound the result's \"approx\" entries
+                      state; exit 1 when an element differs
 
   --max-steps=N       stop after N thread-instructions (default 10000000000; also --fuel)
   --max-memory=BYTES  global memory written plus what the CTA in flight holds
@@ -40,6 +46,7 @@ fn main() -> ExitCode {
 fn real_main() -> Result<(), String> {
     let mut file = None;
     let mut case = None;
+    let mut expect = None;
     let mut limits = Limits::DEFAULT;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -55,6 +62,7 @@ fn real_main() -> Result<(), String> {
         };
         match flag.as_str() {
             "--case" | "-case" => case = Some(value("--case")?),
+            "--expect" | "-expect" => expect = Some(value("--expect")?),
             "--max-steps" | "-max-steps" | "--fuel" | "-fuel" => {
                 limits.steps = value(&flag)?
                     .parse()
@@ -90,6 +98,26 @@ fn real_main() -> Result<(), String> {
     let out = ptx_eval::case::run_case_with(&module, &case_text, &limits, 0)
         .map_err(|e| locate(&e, &file, &src))?;
     println!("{out}");
+    if let Some(path) = expect {
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+        let theirs: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+        let cmp = ptx_eval::compare::compare(&case_text, &out, &theirs)
+            .map_err(|e| format!("{path}: {e}"))?;
+        for d in cmp.differences.iter().take(20) {
+            eprintln!("ptx-eval: {d}");
+        }
+        eprintln!(
+            "ptx-eval: against {path}: {} exact, {} within their .approx bound, {} not compared, {} differ",
+            cmp.exact,
+            cmp.within_bound,
+            cmp.not_compared,
+            cmp.differences.len()
+        );
+        if !cmp.differences.is_empty() {
+            return Err(format!("the result differs from {path}"));
+        }
+    }
     Ok(())
 }
 

@@ -85,6 +85,9 @@ pub(super) fn step(
                     } else {
                         r
                     };
+                    if !w.approx.is_empty() || !m.approx.is_empty() {
+                        tag_access(cta, w, m, space, addr, len, lane, slot, load);
+                    }
                 }
                 if load {
                     set_result(w, f, slot, &vals, run);
@@ -206,6 +209,41 @@ pub(super) fn step(
         _ => return Ok(Flow::NotMine),
     }
     Ok(Flow::Write)
+}
+
+/// Moves the tag of one lane's access: a store tags the bytes it writes
+/// with its value's tag, a load gives its register the bytes' tag.
+#[allow(clippy::too_many_arguments)]
+fn tag_access(
+    cta: &Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    space: Option<Space>,
+    addr: u64,
+    len: u64,
+    lane: usize,
+    slot: &Operand,
+    load: bool,
+) {
+    let (space, off) = resolve(space, addr);
+    let Some(at) = approx::owner(space, cta, w, lane) else {
+        return;
+    };
+    let value = match slot {
+        Operand::Value(v) => Some(v.as_u32() as usize),
+        _ => None,
+    };
+    if load {
+        if let (Some(v), false) = (value, w.approx.is_empty()) {
+            w.approx[v][lane] = m.approx.read(at, off, len);
+        }
+    } else {
+        let tag = match value {
+            Some(v) if !w.approx.is_empty() => w.approx[v][lane],
+            _ => approx::EXACT,
+        };
+        m.approx.write(at, off, len, tag);
+    }
 }
 
 /// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size |

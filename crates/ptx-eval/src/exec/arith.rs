@@ -1,6 +1,6 @@
 //! Integer and floating-point arithmetic: add/sub/mul/mad and their
 //! `.hi`/`.wide`/`.sat` forms, the carry chains, two- and three-input
-//! min/max, neg/abs/not, div/rem, fma, the `.approx`/`.full` functions,
+//! min/max, neg/abs/not, div/rem, fma,
 //! mul24, sad, dp2a/dp4a, popc/clz/brev, bfind, copysign and bmsk.
 
 use super::*;
@@ -329,42 +329,6 @@ pub(super) fn step(
                     Opcode::Cnot => (x == 0) as u64,
                     _ => sext(x, bits).unsigned_abs(),
                 };
-            }
-        }
-        Opcode::Other
-            if ty.is_float()
-                && (word("approx") || word("full"))
-                && matches!(
-                    &*info.mnemonic,
-                    "div" | "rcp" | "sqrt" | "rsqrt" | "lg2" | "ex2" | "sin" | "cos"
-                ) =>
-        {
-            // The approximate forms, modelled as the correctly rounded
-            // value of the function (the hardware is within the ISA's
-            // bound of it: docs/evaluator.md); `.ftz` flushes subnormal
-            // inputs and results to zero, keeping the sign; NaN results
-            // are the canonical NaN.
-            let ftz = word("ftz") && ty == Type::F32;
-            let flush = |x: u64| if ftz { flush_f32(x) } else { x };
-            let a = s(1, ty, w, cta, m)?;
-            let b = if &*info.mnemonic == "div" {
-                Some(s(2, ty, w, cta, m)?)
-            } else {
-                None
-            };
-            for lane in 0..32 {
-                let x = to_f64(flush(a.v[lane]), ty);
-                let r = match &*info.mnemonic {
-                    "div" => x / to_f64(flush(b.as_ref().map_or(0, |b| b.v[lane])), ty),
-                    "rcp" => 1.0 / x,
-                    "sqrt" => x.sqrt(),
-                    "rsqrt" => 1.0 / x.sqrt(),
-                    "lg2" => x.log2(),
-                    "ex2" => x.exp2(),
-                    "sin" => x.sin(),
-                    _ => x.cos(),
-                };
-                out[lane] = nan_result(flush(from_f64(r, ty)), ty, &[]);
             }
         }
         Opcode::Other if matches!(&*info.mnemonic, "div" | "sqrt") && ty.is_float() => {

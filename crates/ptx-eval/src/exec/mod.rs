@@ -8,6 +8,7 @@
 //! an instruction or passes it on; no two families claim the same one.
 
 mod access;
+mod approx;
 mod arith;
 mod convert;
 mod cvt;
@@ -28,6 +29,7 @@ use operands::*;
 use schedule::*;
 use step::*;
 
+pub use approx::{form_of, ApproxForm, Bound, MemoryTags, Tag, DERIVED, EXACT, FORMS};
 pub use layout::{dynamic_shared_bytes, param_layout};
 pub use schedule::run;
 
@@ -122,6 +124,9 @@ pub struct Machine {
     pub unordered: u64,
     /// The limits the machine was made with (for the error messages).
     pub limits: Limits,
+    /// Which stored bytes hold `.approx` results or values computed from
+    /// them (kept only while a module has such instructions).
+    pub approx: MemoryTags,
 }
 
 impl Machine {
@@ -143,6 +148,7 @@ impl Machine {
             fuel_start: limits.steps,
             unordered: 0,
             limits,
+            approx: MemoryTags::default(),
         }
     }
 

@@ -130,6 +130,21 @@ pub(super) fn set_result(w: &mut Warp, f: &Function, o: &Operand, vals: &[u64; 3
     }
 }
 
+/// The state space an access reaches and its offset there: generic
+/// addresses select their window.
+pub(super) fn resolve(space: Option<Space>, addr: u64) -> (Space, u64) {
+    match space {
+        Some(Space::Shared) => (Space::Shared, addr.wrapping_sub(SHARED_BASE).min(addr)),
+        Some(Space::Local) => (Space::Local, addr.wrapping_sub(LOCAL_BASE).min(addr)),
+        Some(Space::Param) => (Space::Param, addr.wrapping_sub(PARAM_BASE).min(addr)),
+        Some(s) if s != Space::Generic => (s, addr),
+        _ if addr >= SHARED_BASE => (Space::Shared, addr - SHARED_BASE),
+        _ if addr >= LOCAL_BASE => (Space::Local, addr - LOCAL_BASE),
+        _ if addr >= PARAM_BASE => (Space::Param, addr - PARAM_BASE),
+        _ => (Space::Global, addr),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn mem_access(
     cta: &mut Cta,
@@ -148,17 +163,7 @@ pub(super) fn mem_access(
             format!("out-of-range access of {len} bytes at 0x{addr:x}"),
         )
     };
-    // Generic addresses select their window.
-    let (space, off) = match space {
-        Some(Space::Shared) => (Space::Shared, addr.wrapping_sub(SHARED_BASE).min(addr)),
-        Some(Space::Local) => (Space::Local, addr.wrapping_sub(LOCAL_BASE).min(addr)),
-        Some(Space::Param) => (Space::Param, addr.wrapping_sub(PARAM_BASE).min(addr)),
-        Some(s) if s != Space::Generic => (s, addr),
-        _ if addr >= SHARED_BASE => (Space::Shared, addr - SHARED_BASE),
-        _ if addr >= LOCAL_BASE => (Space::Local, addr - LOCAL_BASE),
-        _ if addr >= PARAM_BASE => (Space::Param, addr - PARAM_BASE),
-        _ => (Space::Global, addr),
-    };
+    let (space, off) = resolve(space, addr);
     match (space, store) {
         (Space::Global | Space::Const, None) => m.global.read(off, len).ok_or_else(oob),
         (Space::Global, Some(v)) => match m.global.write(off, len, v) {

@@ -23,6 +23,9 @@ pub(super) struct Kernel<'m> {
     pub(super) shared_size: u64,
     pub(super) local: FxHashMap<String, u64>,
     pub(super) local_size: u64,
+    /// Whether the function has `.approx`/`.full` instructions (its warps
+    /// then keep tags: see `approx`).
+    pub(super) approx: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -39,6 +42,8 @@ pub(super) struct Warp {
     pub(super) id: u32,
     pub(super) exited: u32,
     pub(super) regs: Vec<[u64; 32]>,
+    /// Per register, each lane's [`approx::Tag`]; empty when not tracked.
+    pub(super) approx: Vec<[approx::Tag; 32]>,
     pub(super) stack: Vec<Entry>,
     pub(super) tid: [[u32; 3]; 32],
     pub(super) local: Vec<Vec<u8>>,
@@ -140,6 +145,7 @@ pub(super) fn kernel<'m>(module: &'m Module, f: &'m Function) -> Kernel<'m> {
         shared_size,
         local,
         local_size,
+        approx: approx::uses_approx(f),
     }
 }
 
@@ -240,6 +246,11 @@ pub(super) fn run_cta(
                 id: w,
                 exited: !mask,
                 regs: vec![[0u64; 32]; nvals],
+                approx: if k.approx {
+                    vec![[approx::EXACT; 32]; nvals]
+                } else {
+                    Vec::new()
+                },
                 stack: vec![Entry {
                     block: entry,
                     mask,
@@ -539,6 +550,11 @@ pub(super) fn call(
         id: w.id,
         exited: !lanes,
         regs: vec![[0u64; 32]; callee.f.dfg.values.len()],
+        approx: if callee.approx || !w.approx.is_empty() {
+            vec![[approx::EXACT; 32]; callee.f.dfg.values.len()]
+        } else {
+            Vec::new()
+        },
         stack: vec![Entry {
             block: entry,
             mask: lanes,

@@ -1,5 +1,5 @@
 //! One instruction: the guard and tied results, then the instruction's
-//! family ([`arith`], [`logic`], [`convert`], [`warp`], [`access`],
+//! family ([`approx`], [`arith`], [`logic`], [`convert`], [`warp`], [`access`],
 //! [`video`], [`matrix`]) computes it; what no family knows is reported as unsupported
 //! at its source position.
 
@@ -98,6 +98,15 @@ pub(super) fn exec(
                 reg[lane] = old[lane];
             }
         }
+        if !w.approx.is_empty() {
+            let old = w.approx[t.as_u32() as usize];
+            let tags = &mut w.approx[r.as_u32() as usize];
+            for lane in 0..32 {
+                if mask & (1 << lane) != 0 {
+                    tags[lane] = old[lane];
+                }
+            }
+        }
     }
     if run == 0 {
         return Ok(());
@@ -129,7 +138,8 @@ pub(super) fn exec(
     let mut out = [0u64; 32];
     type Family =
         fn(&Ctx, &mut Cta, &mut Warp, &mut Machine, &mut [u64; 32]) -> Result<Flow, EvalError>;
-    const FAMILIES: [Family; 7] = [
+    const FAMILIES: [Family; 8] = [
+        approx::step,
         arith::step,
         logic::step,
         convert::step,
@@ -138,17 +148,21 @@ pub(super) fn exec(
         video::step,
         matrix::step,
     ];
-    for family in FAMILIES {
-        match family(&c, cta, w, m, &mut out)? {
-            Flow::NotMine => continue,
-            Flow::Done => return Ok(()),
-            Flow::Write => {
-                if let Some(o) = c.dest {
-                    set_result(w, f, o, &out, run);
-                }
-                return Ok(());
+    for (n, family) in FAMILIES.into_iter().enumerate() {
+        let flow = family(&c, cta, w, m, &mut out)?;
+        if let Flow::Write = flow {
+            if let Some(o) = c.dest {
+                set_result(w, f, o, &out, run);
             }
         }
+        if matches!(flow, Flow::NotMine) {
+            continue;
+        }
+        // The approximate family tags its own results.
+        if n > 0 && !w.approx.is_empty() {
+            approx::propagate(&c, w);
+        }
+        return Ok(());
     }
     Err(c.unsupported())
 }
