@@ -173,6 +173,7 @@ pub(super) fn step(
             let wide = word("wide");
             let hi = has_cmp(CmpOp::Hi);
             let (ftz, sat, nan_wins) = (word("ftz"), word("sat"), word("NaN"));
+            let mode = rounding(c);
             for lane in 0..32 {
                 let (mut x, mut y) = (a.v[lane] & mb, b.v[lane]);
                 if ftz && ty == Type::F32 {
@@ -196,31 +197,28 @@ pub(super) fn step(
                     continue;
                 }
                 out[lane] = if ty.is_float() {
-                    let (fx, fy) = (to_f64(x, ty), to_f64(y, ty));
+                    // IEEE arithmetic in the instruction's rounding mode
+                    // (`.rn` when it names none).
+                    let Some(fmt) = ieee_format(ty) else {
+                        return Err(unsupported());
+                    };
+                    let y = y & mb;
                     let r = match info.opcode {
-                        Opcode::Add => fx + fy,
-                        Opcode::Sub => fx - fy,
-                        Opcode::Mul => fx * fy,
-                        Opcode::Min => fx.min(fy),
-                        Opcode::Max => fx.max(fy),
+                        Opcode::Add => ieee::add(x, y, fmt, mode),
+                        Opcode::Sub => ieee::add(x, y ^ (1 << (bits - 1)), fmt, mode),
+                        Opcode::Mul => ieee::mul(x, y, fmt, mode),
                         _ => return Err(unsupported()),
                     };
                     if ty == Type::F32 {
-                        // Single-precision arithmetic rounds in f32.
-                        let (a32, b32) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
-                        let r32 = match info.opcode {
-                            Opcode::Add => a32 + b32,
-                            Opcode::Sub => a32 - b32,
-                            _ => a32 * b32,
-                        };
-                        let r = nan_result(r32.to_bits() as u64, ty, &[]);
-                        if ftz {
-                            flush_f32(r)
+                        let r = nan_result(r, ty, &[]);
+                        let r = if ftz { flush_f32(r) } else { r };
+                        if sat {
+                            saturate_f32(r)
                         } else {
                             r
                         }
                     } else {
-                        nan_result(from_f64(r, ty), ty, &[x, y])
+                        nan_result(r, ty, &[x, y])
                     }
                 } else {
                     let y = y & mb;
@@ -276,6 +274,8 @@ pub(super) fn step(
                 };
             }
         }
+        // mad.rnd.f32/f64 is fma.rnd.
+        Opcode::Mad if ty.is_float() => return float_fma(c, cta, w, m, out),
         Opcode::Mad => {
             let (a, b, c) = (
                 s(1, ty, w, cta, m)?,
@@ -331,59 +331,47 @@ pub(super) fn step(
                 };
             }
         }
-        Opcode::Other if matches!(&*info.mnemonic, "div" | "sqrt") && ty.is_float() => {
-            // Only the IEEE round-to-nearest forms are exact; the .approx
-            // and .full forms are implementation-defined and reported.
-            if !word("rn") || word("ftz") {
+        // div, sqrt and rcp in an IEEE rounding mode (the .approx and
+        // .full forms are the approximate family's).
+        Opcode::Other
+            if matches!(&*info.mnemonic, "div" | "sqrt" | "rcp") && ieee_format(ty).is_some() =>
+        {
+            let fmt = ieee_format(ty).expect("checked by the guard");
+            if !(word("rn") || word("rz") || word("rm") || word("rp")) {
                 return Err(unsupported());
             }
-            let div = &*info.mnemonic == "div";
+            let mode = rounding(c);
+            let ftz = word("ftz") && ty == Type::F32;
+            let flush = |x: u64| if ftz { flush_f32(x) } else { x };
+            let op = &*info.mnemonic;
             let a = s(1, ty, w, cta, m)?;
-            let b = if div {
+            let b = if op == "div" {
                 Some(s(2, ty, w, cta, m)?)
             } else {
                 None
             };
+            let one = if ty == Type::F32 {
+                1f32.to_bits() as u64
+            } else {
+                1f64.to_bits()
+            };
             for lane in 0..32 {
-                out[lane] = if ty == Type::F32 {
-                    let x = f32::from_bits(a.v[lane] as u32);
-                    let r = match &b {
-                        Some(b) => x / f32::from_bits(b.v[lane] as u32),
-                        None => x.sqrt(),
-                    };
-                    nan_result(r.to_bits() as u64, ty, &[])
-                } else {
-                    let x = f64::from_bits(a.v[lane]);
-                    let (r, y) = match &b {
-                        Some(b) => (x / f64::from_bits(b.v[lane]), b.v[lane]),
-                        None => (x.sqrt(), 0),
-                    };
-                    // div.rn.f64 (a software sequence on the GPU) passes on
-                    // the dividend's NaN first: the reverse of add/mul.
-                    nan_result(r.to_bits(), ty, &[y, a.v[lane]])
+                let x = flush(a.v[lane] & mb);
+                let (r, inputs) = match (op, &b) {
+                    ("div", Some(b)) => {
+                        let y = flush(b.v[lane] & mb);
+                        (ieee::div(x, y, fmt, mode), [y, x])
+                    }
+                    ("sqrt", _) => (ieee::sqrt(x, fmt, mode), [0, x]),
+                    _ => (ieee::div(one, x, fmt, mode), [0, x]),
                 };
+                // div.rn.f64 (a software sequence on the GPU) passes on
+                // the dividend's NaN first: the reverse of add/mul.
+                out[lane] = flush(nan_result(r, ty, &inputs));
             }
         }
         Opcode::Other if &*info.mnemonic == "fma" && ty.is_float() => {
-            let (a, b, c) = (
-                s(1, ty, w, cta, m)?,
-                s(2, ty, w, cta, m)?,
-                s(3, ty, w, cta, m)?,
-            );
-            for lane in 0..32 {
-                out[lane] = nan_result(
-                    if ty == Type::F32 {
-                        let f = |v: u64| f32::from_bits(v as u32);
-                        f(a.v[lane]).mul_add(f(b.v[lane]), f(c.v[lane])).to_bits() as u64
-                    } else {
-                        f64::from_bits(a.v[lane])
-                            .mul_add(f64::from_bits(b.v[lane]), f64::from_bits(c.v[lane]))
-                            .to_bits()
-                    },
-                    ty,
-                    &[a.v[lane], b.v[lane], c.v[lane]],
-                );
-            }
+            return float_fma(c, cta, w, m, out);
         }
         Opcode::Other if &*info.mnemonic == "bfind" => {
             // Position of the most significant bit that differs from the
@@ -639,4 +627,74 @@ fn carry_op(
         set_result(w, f, o, &out, run);
     }
     Ok(())
+}
+
+/// The IEEE format of a scalar f32 or f64 type.
+fn ieee_format(ty: Type) -> Option<ieee::Fmt> {
+    match ty {
+        Type::F32 => Some(ieee::F32),
+        Type::F64 => Some(ieee::F64),
+        _ => None,
+    }
+}
+
+/// The instruction's rounding mode: `.rn` (also when it names none),
+/// `.rz`, `.rm` or `.rp`.
+fn rounding(c: &Ctx) -> minifloat::Round {
+    use minifloat::Round;
+    if !c.info.mods.iter().any(|m| matches!(m, Mod::Word(_))) {
+        Round::Nearest
+    } else if c.word("rz") {
+        Round::Zero
+    } else if c.word("rm") {
+        Round::Down
+    } else if c.word("rp") {
+        Round::Up
+    } else {
+        Round::Nearest
+    }
+}
+
+/// `fma.rnd{.ftz}{.sat}.f32`, `fma.rnd.f64` and `mad.rnd` on floats: one
+/// rounding in the instruction's mode; `.sat` clamps to [0, 1] (NaN to 0).
+#[allow(clippy::needless_range_loop)]
+fn float_fma(
+    c: &Ctx,
+    cta: &mut Cta,
+    w: &mut Warp,
+    m: &mut Machine,
+    out: &mut [u64; 32],
+) -> Result<Flow, EvalError> {
+    let ty = c.ty;
+    let Some(fmt) = ieee_format(ty) else {
+        return Err(c.unsupported());
+    };
+    let mode = rounding(c);
+    let ftz = c.word("ftz") && ty == Type::F32;
+    let sat = c.word("sat") && ty == Type::F32;
+    let flush = |x: u64| if ftz { flush_f32(x) } else { x };
+    let (a, b, d) = (
+        c.operand(1, ty, w, cta, m)?,
+        c.operand(2, ty, w, cta, m)?,
+        c.operand(3, ty, w, cta, m)?,
+    );
+    for lane in 0..32 {
+        let (x, y, z) = (flush(a.v[lane]), flush(b.v[lane]), flush(d.v[lane]));
+        let r = nan_result(ieee::fma(x, y, z, fmt, mode), ty, &[x, y, z]);
+        let r = flush(r);
+        out[lane] = if sat { saturate_f32(r) } else { r };
+    }
+    Ok(Flow::Write)
+}
+
+/// `.sat` on an f32 result: clamped to [0, 1], NaN to +0.
+fn saturate_f32(r: u64) -> u64 {
+    let v = f32::from_bits(r as u32);
+    if v.is_nan() || v <= 0.0 {
+        0
+    } else if v >= 1.0 {
+        1f32.to_bits() as u64
+    } else {
+        r
+    }
 }

@@ -12,6 +12,7 @@ mod approx;
 mod arith;
 mod convert;
 mod cvt;
+mod ieee;
 mod layout;
 mod logic;
 mod matrix;
