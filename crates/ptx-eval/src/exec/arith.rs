@@ -310,9 +310,14 @@ pub(super) fn step(
         }
         Opcode::Neg | Opcode::Not | Opcode::Cnot | Opcode::Abs => {
             let a = s(1, ty, w, cta, m)?;
+            let half_float = matches!(ty, Type::F16 | Type::BF16 | Type::F16x2 | Type::BF16x2);
             for lane in 0..32 {
                 let x = a.v[lane] & mb;
                 out[lane] = match info.opcode {
+                    // 16-bit floats (and each half of an x2): the sign bit
+                    // of every half.
+                    Opcode::Neg if half_float => x ^ if bits == 32 { 0x8000_8000 } else { 0x8000 },
+                    Opcode::Abs if half_float => x & !if bits == 32 { 0x8000_8000 } else { 0x8000 },
                     // Sign-bit operations, but an f32 NaN comes out canonical
                     // and an f64 NaN quieted, its sign kept (both measured).
                     Opcode::Neg | Opcode::Abs if ty.is_float() && to_f64(x, ty).is_nan() => {

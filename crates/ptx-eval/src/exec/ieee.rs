@@ -1,9 +1,9 @@
-//! IEEE 754 `add`, `mul`, `fma`, `div` and `sqrt` on f32 and f64 in the
-//! four rounding modes (`.rn`, `.rz`, `.rm`, `.rp`): the exact result,
-//! held as an integer mantissa, an exponent and a sticky bit, rounded
-//! once to the format (round-to-nearest uses the host's IEEE arithmetic,
-//! which the unit tests hold to the same results). `rcp.rnd` is
-//! `div.rnd` of one.
+//! IEEE 754 `add`, `mul`, `fma`, `div` and `sqrt` on f32, f64, f16 and
+//! bf16 in the four rounding modes (`.rn`, `.rz`, `.rm`, `.rp`): the
+//! exact result, held as an integer mantissa, an exponent and a sticky
+//! bit, rounded once to the format (round-to-nearest on f32 and f64 uses
+//! the host's IEEE arithmetic, which the unit tests hold to the same
+//! results). `rcp.rnd` is `div.rnd` of one.
 //!
 //! Invariant: every function returns the correctly rounded result for its
 //! mode, subnormals included; NaN results are a quiet NaN that callers
@@ -22,6 +22,10 @@ pub(super) struct Fmt {
 pub(super) const F32: Fmt = Fmt { exp: 8, man: 23 };
 /// IEEE double.
 pub(super) const F64: Fmt = Fmt { exp: 11, man: 52 };
+/// IEEE half.
+pub(super) const F16: Fmt = Fmt { exp: 5, man: 10 };
+/// bfloat16.
+pub(super) const BF16: Fmt = Fmt { exp: 8, man: 7 };
 
 impl Fmt {
     fn bias(self) -> i32 {
@@ -384,35 +388,35 @@ fn isqrt(n: u128) -> u128 {
     r
 }
 
-// Round-to-nearest uses the host's own IEEE binary32/binary64 arithmetic
+// Round-to-nearest on f32 and f64 uses the host's own IEEE arithmetic
 // (subnormals kept; the unit tests hold the two to the same results).
 
 /// `a + b` (`a - b`: `b` with its sign flipped).
 pub(super) fn add(a: u64, b: u64, f: Fmt, mode: Round) -> u64 {
-    match (mode == Round::Nearest, f == F32) {
-        (true, true) => (f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits() as u64,
-        (true, false) => (f64::from_bits(a) + f64::from_bits(b)).to_bits(),
+    match (mode == Round::Nearest, f) {
+        (true, F32) => (f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits() as u64,
+        (true, F64) => (f64::from_bits(a) + f64::from_bits(b)).to_bits(),
         _ => rounded_add(a, b, f, mode),
     }
 }
 
 /// `a * b`.
 pub(super) fn mul(a: u64, b: u64, f: Fmt, mode: Round) -> u64 {
-    match (mode == Round::Nearest, f == F32) {
-        (true, true) => (f32::from_bits(a as u32) * f32::from_bits(b as u32)).to_bits() as u64,
-        (true, false) => (f64::from_bits(a) * f64::from_bits(b)).to_bits(),
+    match (mode == Round::Nearest, f) {
+        (true, F32) => (f32::from_bits(a as u32) * f32::from_bits(b as u32)).to_bits() as u64,
+        (true, F64) => (f64::from_bits(a) * f64::from_bits(b)).to_bits(),
         _ => rounded_mul(a, b, f, mode),
     }
 }
 
 /// `a * b + c`, rounded once.
 pub(super) fn fma(a: u64, b: u64, c: u64, f: Fmt, mode: Round) -> u64 {
-    match (mode == Round::Nearest, f == F32) {
-        (true, true) => {
+    match (mode == Round::Nearest, f) {
+        (true, F32) => {
             let g = |v: u64| f32::from_bits(v as u32);
             g(a).mul_add(g(b), g(c)).to_bits() as u64
         }
-        (true, false) => {
+        (true, F64) => {
             let g = f64::from_bits;
             g(a).mul_add(g(b), g(c)).to_bits()
         }
@@ -422,18 +426,18 @@ pub(super) fn fma(a: u64, b: u64, c: u64, f: Fmt, mode: Round) -> u64 {
 
 /// `a / b`.
 pub(super) fn div(a: u64, b: u64, f: Fmt, mode: Round) -> u64 {
-    match (mode == Round::Nearest, f == F32) {
-        (true, true) => (f32::from_bits(a as u32) / f32::from_bits(b as u32)).to_bits() as u64,
-        (true, false) => (f64::from_bits(a) / f64::from_bits(b)).to_bits(),
+    match (mode == Round::Nearest, f) {
+        (true, F32) => (f32::from_bits(a as u32) / f32::from_bits(b as u32)).to_bits() as u64,
+        (true, F64) => (f64::from_bits(a) / f64::from_bits(b)).to_bits(),
         _ => rounded_div(a, b, f, mode),
     }
 }
 
 /// `sqrt(a)`.
 pub(super) fn sqrt(a: u64, f: Fmt, mode: Round) -> u64 {
-    match (mode == Round::Nearest, f == F32) {
-        (true, true) => f32::from_bits(a as u32).sqrt().to_bits() as u64,
-        (true, false) => f64::from_bits(a).sqrt().to_bits(),
+    match (mode == Round::Nearest, f) {
+        (true, F32) => f32::from_bits(a as u32).sqrt().to_bits() as u64,
+        (true, F64) => f64::from_bits(a).sqrt().to_bits(),
         _ => rounded_sqrt(a, f, mode),
     }
 }
@@ -616,5 +620,46 @@ mod tests {
         let c = (-(p as f32)).to_bits() as u64;
         let r = rounded_fma(0x3f80_0001, 0x3f80_0001, c, F32, Round::Nearest);
         assert_eq!(f32::from_bits(r as u32) as f64, p - (p as f32) as f64);
+    }
+
+    #[test]
+    fn half_formats_round_once_like_the_minifloat_encoder() {
+        // f16 and bf16 sums and products are exact in f64 whenever TwoSum
+        // leaves no error, so the independent encoder of `cvt` gives the
+        // correctly rounded reference.
+        use super::super::minifloat::{self, Round as R};
+        for (f, enc) in [(F16, minifloat::F16), (BF16, minifloat::BF16)] {
+            let ws = words(13, 400, f)
+                .into_iter()
+                .map(|w| w & 0xffff)
+                .collect::<Vec<_>>();
+            for &a in &ws {
+                for &b in ws.iter().step_by(7) {
+                    let (x, y) = (enc.decode(a), enc.decode(b));
+                    if !x.is_finite() || !y.is_finite() {
+                        continue;
+                    }
+                    for mode in [R::Nearest, R::Zero, R::Down, R::Up] {
+                        let p = x * y;
+                        if p != 0.0 {
+                            assert_eq!(
+                                rounded_mul(a, b, f, mode),
+                                enc.encode(p, mode, false),
+                                "{a:x}*{b:x} {mode:?}"
+                            );
+                        }
+                        let s = x + y;
+                        let exact = (s - x) == y && (s - (s - x)) == x;
+                        if s != 0.0 && exact {
+                            assert_eq!(
+                                rounded_add(a, b, f, mode),
+                                enc.encode(s, mode, false),
+                                "{a:x}+{b:x} {mode:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

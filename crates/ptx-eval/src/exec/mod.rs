@@ -12,6 +12,7 @@ mod approx;
 mod arith;
 mod convert;
 mod cvt;
+mod half;
 mod ieee;
 mod layout;
 mod logic;

@@ -1,5 +1,5 @@
 //! One instruction: the guard and tied results, then the instruction's
-//! family ([`approx`], [`arith`], [`logic`], [`convert`], [`warp`], [`access`],
+//! family ([`approx`], [`half`], [`arith`], [`logic`], [`convert`], [`warp`], [`access`],
 //! [`video`], [`matrix`]) computes it; what no family knows is reported as unsupported
 //! at its source position.
 
@@ -138,8 +138,9 @@ pub(super) fn exec(
     let mut out = [0u64; 32];
     type Family =
         fn(&Ctx, &mut Cta, &mut Warp, &mut Machine, &mut [u64; 32]) -> Result<Flow, EvalError>;
-    const FAMILIES: [Family; 8] = [
+    const FAMILIES: [Family; 9] = [
         approx::step,
+        half::step,
         arith::step,
         logic::step,
         convert::step,
