@@ -283,7 +283,8 @@ pub(crate) struct Needs {
     pub sm: u32,
 }
 
-/// What `op` needs of the module, for the families above (the PTX ISA's
+/// What `op` needs of the module, for the families above and the sm_100
+/// forms `f32x2` arithmetic, `clusterlaunchcontrol` and `st.bulk` (the PTX ISA's
 /// minimum, as `../shared/docs/ptx-semantics.md` §10 lists them; the
 /// higher ones were measured against ptxas 13.5, which rejects the form
 /// below them).
@@ -321,8 +322,80 @@ pub(crate) fn needs(ops: &OpTable, op: OpId) -> Option<Needs> {
         Opcode::Vote if words(ops, op).any(|w| w == "sync") => need((6, 0), 30),
         Opcode::Vote if words(ops, op).any(|w| w == "ballot") => need((2, 0), 20),
         Opcode::Vote => need((1, 2), 12),
+        // sm_100 forms on any Blackwell target (measured with ptxas 13.5:
+        // refused on sm_90 and sm_90a).
+        _ if words(ops, op).any(|w| w == "f32x2") => need((8, 6), 100),
+        _ if &*info.mnemonic == "clusterlaunchcontrol" => need((8, 6), 100),
+        _ if &*info.mnemonic == "st" && words(ops, op).any(|w| w == "bulk") => need((8, 6), 100),
         _ => None,
     }
+}
+
+/// Targets as `(sm number, the suffixes accepted)`.
+type Targets = &'static [(u32, &'static str)];
+
+const SM90A: Targets = &[(90, "a")];
+const TENSOR_GEN5: Targets = &[(100, "af"), (103, "af"), (110, "af")];
+const BLACKWELL_AF: Targets = &[
+    (100, "af"),
+    (103, "af"),
+    (110, "af"),
+    (120, "af"),
+    (121, "af"),
+];
+const SETMAXNREG: Targets = &[
+    (90, "a"),
+    (100, "af"),
+    (103, "af"),
+    (110, "af"),
+    (120, "af"),
+    (121, "af"),
+];
+const REDUX_F32: Targets = &[(100, "af"), (103, "af")];
+const CVT_RS: Targets = &[(100, "a"), (103, "a")];
+
+/// The arch- or family-specific targets (`sm_90a`, `sm_100f`, …) a form
+/// assembles for, for the families that have them. Measured with ptxas
+/// 13.5 over sm_90 to sm_121 with and without the `a`/`f` suffixes: a
+/// target outside the list gets "not supported on .target".
+pub(crate) fn arch_targets(ops: &OpTable, op: OpId) -> Option<Targets> {
+    let info = ops.info(op);
+    let m = &*info.mnemonic;
+    let word = |x: &str| words(ops, op).any(|w| w == x);
+    let narrow_float =
+        || words(ops, op).any(|w| matches!(w, "e2m1x2" | "e3m2x2" | "e2m3x2" | "ue8m0x2"));
+    match m {
+        "wgmma" => Some(SM90A),
+        "setmaxnreg" => Some(SETMAXNREG),
+        _ if m.starts_with("tcgen05") => Some(TENSOR_GEN5),
+        "mma" if word("kind::f8f6f4") => Some(BLACKWELL_AF),
+        "cvt" if word("rs") => Some(CVT_RS),
+        "cvt" if narrow_float() => Some(BLACKWELL_AF),
+        "redux" if info.types().any(|t| t == Type::F32) => Some(REDUX_F32),
+        _ => None,
+    }
+}
+
+/// Why `op` cannot be written for `sm_N` with `suffix`, for an arch- or
+/// family-specific form ([`arch_targets`]), in ptxas's words.
+pub(crate) fn arch_error(ops: &OpTable, op: OpId, sm: u32, suffix: Option<char>) -> Option<String> {
+    let allowed = arch_targets(ops, op)?;
+    let ok = allowed
+        .iter()
+        .any(|&(n, sfx)| n == sm && suffix.is_some_and(|c| sfx.contains(c)));
+    if ok {
+        return None;
+    }
+    let list: Vec<String> = allowed
+        .iter()
+        .flat_map(|&(n, sfx)| sfx.chars().map(move |c| format!("sm_{n}{c}")))
+        .collect();
+    let this = format!("sm_{sm}{}", suffix.map(String::from).unwrap_or_default());
+    Some(format!(
+        "'{}' is not supported on .target {this}; it needs one of {}",
+        ops.info(op).text,
+        list.join(", ")
+    ))
 }
 
 /// Whether `op` is a `vote` without `.sync`, which sm_70 and later refuse

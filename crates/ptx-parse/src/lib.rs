@@ -22,21 +22,26 @@ mod vars;
 
 pub use diag::Diagnostic;
 
-/// Why form `op` cannot be written for PTX ISA `version` and `sm_N`, if it
-/// cannot: the same rule the parser applies to the module's own
-/// `.version` and `.target` (for `set`/`setp`, `vote`, the vop2 family and
-/// `lop3`).
+/// Why form `op` cannot be written for PTX ISA `version` and `sm_N` (with
+/// its `a`/`f` suffix), if it cannot: the same rule the parser applies to
+/// the module's own `.version` and `.target` (for `set`/`setp`, `vote`,
+/// the vop2 family and `lop3`, and the arch- and family-specific forms
+/// such as `wgmma` and `tcgen05`).
 pub fn form_needs_error(
     ops: &ptx_ir::OpTable,
     op: ptx_ir::OpId,
     version: (u32, u32),
     sm: u32,
+    suffix: Option<char>,
 ) -> Option<String> {
     let name = &ops.info(op).text;
     if forms::is_unsynced_vote(ops, op) && version >= (6, 4) && sm >= 70 {
         return Some(format!(
             "'{name}' without '.sync' is not supported on sm_70 and later from PTX ISA 6.4"
         ));
+    }
+    if let Some(why) = forms::arch_error(ops, op, sm, suffix) {
+        return Some(why);
     }
     let n = forms::needs(ops, op)?;
     if version < n.version {

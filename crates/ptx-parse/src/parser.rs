@@ -158,6 +158,8 @@ pub struct Parser<'s> {
     version: (u32, u32),
     /// The number of the module's first `sm_NN` target word, once read.
     target_sm: Option<u32>,
+    /// The first target's `a`/`f` suffix.
+    target_suffix: Option<char>,
     /// Every instruction form seen in the module, decoded once.
     ops: ptx_ir::OpTable,
     /// Nesting of the operand or constant expression being parsed, bounded
@@ -218,6 +220,7 @@ impl<'s> Parser<'s> {
             state,
             version: (0, 0),
             target_sm: None,
+            target_suffix: None,
             ops: ptx_ir::OpTable::new(),
             depth: 0,
             deferred: None,
@@ -393,6 +396,9 @@ impl<'s> Parser<'s> {
                                 .parse()
                                 .ok()
                         });
+                        self.target_suffix = n
+                            .and_then(|n| n.chars().last())
+                            .filter(|c| matches!(c, 'a' | 'f'));
                     }
                     words.push(w.text.into());
                     if !self.tok.is(b',') {
@@ -1881,6 +1887,10 @@ impl<'s> Parser<'s> {
         // vote up past PTX 6.4 on sm_70+).
         if ops.info(op).opcode == ptx_ir::Opcode::Vote {
             return Ok(());
+        }
+        if let Some(msg) = sm.and_then(|s| crate::forms::arch_error(ops, op, s, self.target_suffix))
+        {
+            return Err(Diagnostic::new(pos as usize, msg));
         }
         let Some(n) = crate::forms::needs(ops, op) else {
             return Ok(());

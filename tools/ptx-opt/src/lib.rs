@@ -242,11 +242,20 @@ impl Back<'_> {
             let retarget = self.cfg.target.as_deref().filter(|_| !self.cfg.keep_target);
             let sm = retarget.or(self.sm.as_deref());
             if let Some(t) = sm.and_then(|sm| TargetInfo::parse(sm, self.version)) {
+                let suffix = sm
+                    .and_then(|s| s.parse::<ptx_target::Sm>().ok())
+                    .and_then(|s| s.suffix);
                 for b in f.layout.blocks() {
                     for i in f.layout.block_insts(b) {
                         let d = f.inst(i);
-                        if let Some(why) = ptx_parse::form_needs_error(&f.ops, d.op, t.ptx, t.sm) {
+                        if let Some(why) =
+                            ptx_parse::form_needs_error(&f.ops, d.op, t.ptx, t.sm, suffix)
+                        {
                             let hint = match retarget {
+                                // An arch-specific form has no lowering.
+                                Some(sm) if why.contains("is not supported on .target") => {
+                                    format!("; --target={sm} does not have it (keep the target with --keep-target)")
+                                }
                                 Some(sm) => format!("; --target={sm} is lower (run -passes=legalize, or keep the target with --keep-target)"),
                                 None => " (run -passes=legalize)".to_string(),
                             };

@@ -369,3 +369,58 @@ fn lop3_fuse_avoids_the_form_that_crashes_ptxas() {
         "this ptxas no longer crashes on the fused form"
     );
 }
+
+/// The arch- and family-specific forms (`wgmma`, `setmaxnreg`, `tcgen05`,
+/// `mma .kind::f8f6f4`, the fp4/fp6/ue8m0 `cvt`s, f32 `redux`, `cvt.rs`):
+/// on every target from sm_90 to sm_121, with and without `a`/`f`, the
+/// parser accepts exactly where ptxas does.
+#[test]
+fn arch_specific_forms_are_accepted_exactly_where_ptxas_accepts_them() {
+    let Some(ptxas) = ptxas_or_skip() else {
+        return;
+    };
+    let forms = [
+        "wgmma.fence.sync.aligned;",
+        "setmaxnreg.inc.sync.aligned.u32 240;",
+        "tcgen05.fence::before_thread_sync;",
+        "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r1}, {%r2, %r3}, {%f1, %f2, %f3, %f4};",
+        "cvt.rn.satfinite.e2m1x2.f32 %b1, %f1, %f2;",
+        "cvt.rz.satfinite.ue8m0x2.f32 %h1, %f1, %f2;",
+        "redux.sync.min.f32 %f1, %f2, 0xffffffff;",
+        "cvt.rs.f16x2.f32 %r1, %f1, %f2, %r2;",
+        // Not arch-specific: accepted from sm_100 on.
+        "add.rn.f32x2 %rd3, %rd1, %rd2;",
+        "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %rq;",
+        "st.bulk.weak.shared::cta [%r1], 128, 0;",
+    ];
+    let mut targets = vec!["sm_90".to_string(), "sm_90a".to_string()];
+    for n in [100, 103, 110, 120, 121] {
+        for s in ["", "a", "f"] {
+            targets.push(format!("sm_{n}{s}"));
+        }
+    }
+    let tmp = std::env::temp_dir().join(format!("ptx-opt-arch-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut differ = Vec::new();
+    let mut accepted = 0;
+    for form in forms {
+        for t in &targets {
+            let text = format!(
+                ".version 9.0\n.target {t}\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+                 \t.reg .pred %p<4>;\n\t.reg .b8 %b<4>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<6>;\n\
+                 \t.reg .f32 %f<6>;\n\t.reg .b64 %rd<4>;\n\t.reg .b128 %rq;\n\t{form}\n\tret;\n}}\n"
+            );
+            let path = tmp.join("k.ptx");
+            std::fs::write(&path, &text).unwrap();
+            let theirs = assembles(&ptxas, t, &path).is_ok();
+            let ours = ptx_parse::parse_module(&text).is_ok();
+            accepted += ours as u32;
+            if ours != theirs {
+                differ.push(format!("{form} on {t}: ptxas {theirs}, ptx-parse {ours}"));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // Each form is accepted somewhere, and refused somewhere.
+    assert!(accepted > 20 && accepted < 11 * 17 - 20, "{accepted}");
+}
