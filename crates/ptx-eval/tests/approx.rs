@@ -96,6 +96,12 @@ fn tanh_and_sixteen_bit_forms() {
         half("ex2.approx.ftz.bf16x2 %r2, %r1", 0x0000_4000),
         0x3f80_4080
     );
+    // .ftz on bf16: 2^-130 (subnormal 0x0008) in is 0, so 2^0 = 1.0 out;
+    // 2^-130 out (from -130.0 = 0xc302) flushes to 0.
+    assert_eq!(
+        half("ex2.approx.ftz.bf16x2 %r2, %r1", 0xc302_0008),
+        0x0000_3f80
+    );
     // tanh of f16 0 and of a large value: 0 and 1.0 (0x3c00).
     assert_eq!(half("tanh.approx.f16x2 %r2, %r1", 0x4d00_0000), 0x3c00_0000);
 }

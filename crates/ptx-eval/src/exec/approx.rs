@@ -190,12 +190,21 @@ pub(super) fn step(
             ("tanh", false) => "tanh.approx.f16",
             _ => "tanh.approx.bf16",
         };
+        // `.ftz` (bf16 ex2): subnormal inputs and results are zeros of
+        // their sign.
+        let flush16 = |v: u64| {
+            if ftz && bf16 && v & 0x7f80 == 0 {
+                v & 0x8000
+            } else {
+                v
+            }
+        };
         for lane in 0..32 {
             let mut r = 0u64;
             for h in 0..halves {
-                let x = fmt.decode((a.v[lane] >> (16 * h)) & 0xffff);
+                let x = fmt.decode(flush16((a.v[lane] >> (16 * h)) & 0xffff));
                 let y = if op == "ex2" { x.exp2() } else { x.tanh() };
-                r |= fmt.encode(y, Round::Nearest, false) << (16 * h);
+                r |= flush16(fmt.encode(y, Round::Nearest, false)) << (16 * h);
             }
             out[lane] = r;
             tags[lane] = tag(name);
