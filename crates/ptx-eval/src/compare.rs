@@ -8,6 +8,7 @@
 //! any NaN in a float buffer).
 
 use crate::case::{Case, Elem};
+use crate::exec::minifloat;
 use crate::{ApproxForm, Bound, FORMS};
 use serde_json::Value as Json;
 
@@ -151,21 +152,8 @@ fn value(form: &ApproxForm, bits: u64) -> f64 {
     match (form.bits, form.bf16) {
         (64, _) => f64::from_bits(bits),
         (32, _) => f32::from_bits(bits as u32) as f64,
-        (_, true) => f32::from_bits((bits as u32) << 16) as f64,
-        _ => {
-            let (sign, exp, man) = ((bits >> 15) & 1, (bits >> 10) & 0x1f, bits & 0x3ff);
-            let mag = match exp {
-                0 => man as f64 * 2f64.powi(-24),
-                0x1f if man == 0 => f64::INFINITY,
-                0x1f => f64::NAN,
-                e => (1024 + man) as f64 * 2f64.powi(e as i32 - 25),
-            };
-            if sign == 1 {
-                -mag
-            } else {
-                mag
-            }
-        }
+        (_, true) => minifloat::BF16.decode(bits),
+        _ => minifloat::F16.decode(bits),
     }
 }
 

@@ -324,9 +324,15 @@ pub(crate) fn needs(ops: &OpTable, op: OpId) -> Option<Needs> {
         Opcode::Vote => need((1, 2), 12),
         // sm_100 forms on any Blackwell target (measured with ptxas 13.5:
         // refused on sm_90 and sm_90a).
-        _ if words(ops, op).any(|w| w == "f32x2") => need((8, 6), 100),
-        _ if &*info.mnemonic == "clusterlaunchcontrol" => need((8, 6), 100),
-        _ if &*info.mnemonic == "st" && words(ops, op).any(|w| w == "bulk") => need((8, 6), 100),
+        Opcode::Add | Opcode::Sub | Opcode::Mul if words(ops, op).any(|w| w == "f32x2") => {
+            need((8, 6), 100)
+        }
+        Opcode::St if words(ops, op).any(|w| w == "bulk") => need((8, 6), 100),
+        Opcode::Other => match &*info.mnemonic {
+            "fma" if words(ops, op).any(|w| w == "f32x2") => need((8, 6), 100),
+            "clusterlaunchcontrol" => need((8, 6), 100),
+            _ => None,
+        },
         _ => None,
     }
 }

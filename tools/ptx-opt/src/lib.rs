@@ -248,12 +248,13 @@ impl Back<'_> {
                 for b in f.layout.blocks() {
                     for i in f.layout.block_insts(b) {
                         let d = f.inst(i);
-                        if let Some(why) =
+                        if let Some(need) =
                             ptx_parse::form_needs_error(&f.ops, d.op, t.ptx, t.sm, suffix)
                         {
+                            let why = need.message;
                             let hint = match retarget {
                                 // An arch-specific form has no lowering.
-                                Some(sm) if why.contains("is not supported on .target") => {
+                                Some(sm) if need.arch_specific => {
                                     format!("; --target={sm} does not have it (keep the target with --keep-target)")
                                 }
                                 Some(sm) => format!("; --target={sm} is lower (run -passes=legalize, or keep the target with --keep-target)"),

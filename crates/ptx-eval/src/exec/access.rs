@@ -234,7 +234,7 @@ fn tag_access(
         _ => None,
     };
     if load {
-        if let (Some(v), false) = (value, w.approx.is_empty()) {
+        if let Some(v) = value.filter(|_| !w.approx.is_empty()) {
             w.approx[v][lane] = m.approx.read(at, off, len);
         }
     } else {

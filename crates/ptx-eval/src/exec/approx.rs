@@ -190,6 +190,7 @@ pub(super) fn step(
             ("tanh", false) => "tanh.approx.f16",
             _ => "tanh.approx.bf16",
         };
+        let form = tag(name);
         // `.ftz` (bf16 ex2): subnormal inputs and results are zeros of
         // their sign.
         let flush16 = |v: u64| {
@@ -207,63 +208,60 @@ pub(super) fn step(
                 r |= flush16(fmt.encode(y, Round::Nearest, false)) << (16 * h);
             }
             out[lane] = r;
-            tags[lane] = tag(name);
+            tags[lane] = form;
         }
     } else {
         let f32 = ty == Type::F32;
         let flush = |x: u64| if ftz && f32 { flush_f32(x) } else { x };
+        // The form, and the one for inputs outside the range its bound
+        // is stated for (the same where the bound has no range).
+        let (main, outside) = match (op, f32) {
+            ("div", _) if full => ("div.full.f32", "div.full.f32"),
+            ("div", _) => (
+                "div.approx.f32",
+                "div.approx.f32 (|b| outside [2^-126, 2^126])",
+            ),
+            ("rcp", true) => ("rcp.approx.f32", "rcp.approx.f32"),
+            ("rcp", false) if ftz => ("rcp.approx.ftz.f64", "rcp.approx.ftz.f64"),
+            ("rcp", false) => ("rcp.approx.f64", "rcp.approx.f64"),
+            ("sqrt", true) => ("sqrt.approx.f32", "sqrt.approx.f32"),
+            ("sqrt", false) => ("sqrt.approx.f64", "sqrt.approx.f64"),
+            ("rsqrt", true) => ("rsqrt.approx.f32", "rsqrt.approx.f32"),
+            ("rsqrt", false) => ("rsqrt.approx.f64", "rsqrt.approx.f64"),
+            ("lg2", true) => ("lg2.approx.f32 (a in [0.5, 2])", "lg2.approx.f32"),
+            ("ex2", true) => ("ex2.approx.f32", "ex2.approx.f32"),
+            ("sin", true) => ("sin.approx.f32", "sin.approx.f32 (|a| > 100 pi)"),
+            ("cos", true) => ("cos.approx.f32", "cos.approx.f32 (|a| > 100 pi)"),
+            ("tanh", true) => ("tanh.approx.f32", "tanh.approx.f32"),
+            _ => return Err(c.unsupported()),
+        };
+        let (main, outside) = (tag(main), tag(outside));
         for lane in 0..32 {
             if run & (1 << lane) == 0 {
                 continue;
             }
             let x = to_f64(flush(a.v[lane]), ty);
-            let y = b.as_ref().map(|b| to_f64(flush(b.v[lane]), ty));
-            let (r, name) = match (op, f32) {
-                ("div", _) => {
-                    let y = y.unwrap_or(0.0);
-                    let big = y.abs() > 2f64.powi(126) && y.abs() < 2f64.powi(128);
-                    if full {
-                        (x / y, "div.full.f32")
-                    } else if big {
-                        // The ISA's rule for a divisor past 2^126: NaN
-                        // for an infinite dividend, else zero.
-                        let zero = if (x < 0.0) != (y < 0.0) { -0.0 } else { 0.0 };
-                        (
-                            if x.is_infinite() { f64::NAN } else { zero },
-                            "div.approx.f32 (|b| outside [2^-126, 2^126])",
-                        )
-                    } else if y != 0.0 && y.abs() < 2f64.powi(-126) {
-                        (x / y, "div.approx.f32 (|b| outside [2^-126, 2^126])")
-                    } else {
-                        (x / y, "div.approx.f32")
-                    }
+            let y = b.as_ref().map_or(0.0, |b| to_f64(flush(b.v[lane]), ty));
+            let (r, out_of_range) = match op {
+                "div" if full => (x / y, false),
+                "div" if y.abs() > 2f64.powi(126) && y.abs() < 2f64.powi(128) => {
+                    // The ISA's rule for a divisor past 2^126: NaN for an
+                    // infinite dividend, else zero.
+                    let zero = if (x < 0.0) != (y < 0.0) { -0.0 } else { 0.0 };
+                    (if x.is_infinite() { f64::NAN } else { zero }, true)
                 }
-                ("rcp", true) => (1.0 / x, "rcp.approx.f32"),
-                ("rcp", false) if ftz => (1.0 / x, "rcp.approx.ftz.f64"),
-                ("rcp", false) => (1.0 / x, "rcp.approx.f64"),
-                ("sqrt", true) => (x.sqrt(), "sqrt.approx.f32"),
-                ("sqrt", false) => (x.sqrt(), "sqrt.approx.f64"),
-                ("rsqrt", true) => (1.0 / x.sqrt(), "rsqrt.approx.f32"),
-                ("rsqrt", false) => (1.0 / x.sqrt(), "rsqrt.approx.f64"),
-                ("lg2", true) if (0.5..=2.0).contains(&x) => {
-                    (x.log2(), "lg2.approx.f32 (a in [0.5, 2])")
-                }
-                ("lg2", true) => (x.log2(), "lg2.approx.f32"),
-                ("ex2", true) => (x.exp2(), "ex2.approx.f32"),
-                ("sin" | "cos", true) => {
-                    let far = x.abs() > 100.0 * std::f64::consts::PI;
-                    match (op, far) {
-                        ("sin", false) => (x.sin(), "sin.approx.f32"),
-                        ("sin", true) => (x.sin(), "sin.approx.f32 (|a| > 100 pi)"),
-                        ("cos", false) => (x.cos(), "cos.approx.f32"),
-                        _ => (x.cos(), "cos.approx.f32 (|a| > 100 pi)"),
-                    }
-                }
-                ("tanh", true) => (x.tanh(), "tanh.approx.f32"),
-                _ => return Err(c.unsupported()),
+                "div" => (x / y, y != 0.0 && y.abs() < 2f64.powi(-126)),
+                "rcp" => (1.0 / x, false),
+                "sqrt" => (x.sqrt(), false),
+                "rsqrt" => (1.0 / x.sqrt(), false),
+                "lg2" => (x.log2(), !(0.5..=2.0).contains(&x)),
+                "ex2" => (x.exp2(), false),
+                "sin" => (x.sin(), x.abs() > 100.0 * std::f64::consts::PI),
+                "cos" => (x.cos(), x.abs() > 100.0 * std::f64::consts::PI),
+                _ => (x.tanh(), false),
             };
             out[lane] = nan_result(flush(from_f64(r, ty)), ty, &[]);
-            tags[lane] = tag(name);
+            tags[lane] = if out_of_range { outside } else { main };
         }
     }
     if !w.approx.is_empty() {

@@ -173,7 +173,13 @@ pub(super) fn step(
             let wide = word("wide");
             let hi = has_cmp(CmpOp::Hi);
             let (ftz, sat, nan_wins) = (word("ftz"), word("sat"), word("NaN"));
-            let mode = rounding(c);
+            // Float add/sub/mul: IEEE arithmetic in the instruction's
+            // rounding mode (`.rn` when it names none).
+            let (fmt, mode) = if ty.is_float() {
+                (ieee_format(ty), c.rounding())
+            } else {
+                (None, minifloat::Round::Nearest)
+            };
             for lane in 0..32 {
                 let (mut x, mut y) = (a.v[lane] & mb, b.v[lane]);
                 if ftz && ty == Type::F32 {
@@ -197,9 +203,7 @@ pub(super) fn step(
                     continue;
                 }
                 out[lane] = if ty.is_float() {
-                    // IEEE arithmetic in the instruction's rounding mode
-                    // (`.rn` when it names none).
-                    let Some(fmt) = ieee_format(ty) else {
+                    let Some(fmt) = fmt else {
                         return Err(unsupported());
                     };
                     let y = y & mb;
@@ -345,7 +349,7 @@ pub(super) fn step(
             if !(word("rn") || word("rz") || word("rm") || word("rp")) {
                 return Err(unsupported());
             }
-            let mode = rounding(c);
+            let mode = c.rounding();
             let ftz = word("ftz") && ty == Type::F32;
             let flush = |x: u64| if ftz { flush_f32(x) } else { x };
             let op = &*info.mnemonic;
@@ -643,23 +647,6 @@ fn ieee_format(ty: Type) -> Option<ieee::Fmt> {
     }
 }
 
-/// The instruction's rounding mode: `.rn` (also when it names none),
-/// `.rz`, `.rm` or `.rp`.
-fn rounding(c: &Ctx) -> minifloat::Round {
-    use minifloat::Round;
-    if !c.info.mods.iter().any(|m| matches!(m, Mod::Word(_))) {
-        Round::Nearest
-    } else if c.word("rz") {
-        Round::Zero
-    } else if c.word("rm") {
-        Round::Down
-    } else if c.word("rp") {
-        Round::Up
-    } else {
-        Round::Nearest
-    }
-}
-
 /// `fma.rnd{.ftz}{.sat}.f32`, `fma.rnd.f64` and `mad.rnd` on floats: one
 /// rounding in the instruction's mode; `.sat` clamps to [0, 1] (NaN to 0).
 #[allow(clippy::needless_range_loop)]
@@ -674,7 +661,7 @@ fn float_fma(
     let Some(fmt) = ieee_format(ty) else {
         return Err(c.unsupported());
     };
-    let mode = rounding(c);
+    let mode = c.rounding();
     let ftz = c.word("ftz") && ty == Type::F32;
     let sat = c.word("sat") && ty == Type::F32;
     let flush = |x: u64| if ftz { flush_f32(x) } else { x };

@@ -102,15 +102,7 @@ pub(super) fn step(
     .into_iter()
     .find(|(r, _)| word(r))
     .map(|x| x.1);
-    let frnd = [
-        ("rn", Round::Nearest),
-        ("rz", Round::Zero),
-        ("rm", Round::Down),
-        ("rp", Round::Up),
-    ]
-    .into_iter()
-    .find(|(r, _)| word(r))
-    .map_or(Round::Nearest, |x| x.1);
+    let frnd = c.rounding();
     let (sat, satfinite, relu, ftz) = (word("sat"), word("satfinite"), word("relu"), word("ftz"));
     let fp8 = [("e4m3x2", E4M3), ("e5m2x2", E5M2)]
         .into_iter()

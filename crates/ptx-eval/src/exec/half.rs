@@ -61,8 +61,7 @@ pub(super) fn step(
 
 /// Whether 16-bit `v` is a NaN of `fmt`.
 fn is_nan(fmt: Fmt, v: u64) -> bool {
-    let inf = if fmt == ieee::F16 { 0x7c00 } else { 0x7f80 };
-    v & 0x7fff > inf
+    v & 0x7fff > ((1 << fmt.exp) - 1) << fmt.man
 }
 
 /// `.ftz` on an f16 half: a subnormal becomes a zero of its sign.
@@ -76,7 +75,7 @@ fn flush(ftz: bool, v: u64) -> u64 {
 
 /// The canonical NaN, then `.sat` or `.relu`.
 fn finish(fmt: Fmt, v: u64, sat: bool, relu: bool) -> u64 {
-    let one = if fmt == ieee::F16 { 0x3c00 } else { 0x3f80 };
+    let one = (fmt.bias() as u64) << fmt.man;
     if is_nan(fmt, v) {
         return if sat { 0 } else { NAN16 };
     }

@@ -10,32 +10,12 @@
 //! replace by the GPU's (`nan_result`), and `.ftz` is the caller's.
 
 use super::minifloat::Round;
+pub(super) use super::minifloat::{Format as Fmt, BF16, F16, F32, F64};
 
-/// A binary format: exponent and fraction widths.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Fmt {
-    exp: u32,
-    man: u32,
-}
-
-/// IEEE single.
-pub(super) const F32: Fmt = Fmt { exp: 8, man: 23 };
-/// IEEE double.
-pub(super) const F64: Fmt = Fmt { exp: 11, man: 52 };
-/// IEEE half.
-pub(super) const F16: Fmt = Fmt { exp: 5, man: 10 };
-/// bfloat16.
-pub(super) const BF16: Fmt = Fmt { exp: 8, man: 7 };
-
+/// The special encodings `ieee` produces, on top of `minifloat`'s format.
 impl Fmt {
-    fn bias(self) -> i32 {
-        (1 << (self.exp - 1)) - 1
-    }
-    fn sign_bit(self) -> u64 {
-        1 << (self.exp + self.man)
-    }
     fn inf(self, neg: bool) -> u64 {
-        (((1u64 << self.exp) - 1) << self.man) | if neg { self.sign_bit() } else { 0 }
+        (((1u64 << self.exp) - 1) << self.man) | self.zero(neg)
     }
     fn zero(self, neg: bool) -> u64 {
         if neg {
@@ -44,11 +24,12 @@ impl Fmt {
             0
         }
     }
-    fn nan(self) -> u64 {
+    /// The default quiet NaN (callers give the GPU's: `nan_result`).
+    fn quiet_nan(self) -> u64 {
         self.inf(false) | 1 << (self.man - 1)
     }
-    fn max_finite(self, neg: bool) -> u64 {
-        self.inf(neg) - 1
+    fn largest(self, neg: bool) -> u64 {
+        self.max_finite | self.zero(neg)
     }
 }
 
@@ -145,11 +126,7 @@ fn round(x: Exact, f: Fmt, mode: Round) -> u64 {
             Round::Up => !neg,
             Round::Down => neg,
         };
-        return if to_inf {
-            f.inf(neg)
-        } else {
-            f.max_finite(neg)
-        };
+        return if to_inf { f.inf(neg) } else { f.largest(neg) };
     }
     sign | (biased as u64) << f.man | (kept as u64 & ((1 << f.man) - 1))
 }
@@ -223,8 +200,8 @@ fn add_exact(a: (bool, u128, i32), b: (bool, u128, i32)) -> Option<Exact> {
 /// `a + b` (and `a - b` with `b`'s sign flipped by the caller).
 fn rounded_add(a: u64, b: u64, f: Fmt, mode: Round) -> u64 {
     match (decode(a, f), decode(b, f)) {
-        (Num::Nan, _) | (_, Num::Nan) => f.nan(),
-        (Num::Inf(x), Num::Inf(y)) if x != y => f.nan(),
+        (Num::Nan, _) | (_, Num::Nan) => f.quiet_nan(),
+        (Num::Inf(x), Num::Inf(y)) if x != y => f.quiet_nan(),
         (Num::Inf(x), _) | (_, Num::Inf(x)) => f.inf(x),
         (Num::Zero(x), Num::Zero(y)) => f.zero(zero_sum(x, y, mode)),
         (Num::Zero(_), _) => b,
@@ -251,8 +228,8 @@ fn rounded_mul(a: u64, b: u64, f: Fmt, mode: Round) -> u64 {
     let (x, y) = (decode(a, f), decode(b, f));
     let neg = sign(x) != sign(y);
     match (x, y) {
-        (Num::Nan, _) | (_, Num::Nan) => f.nan(),
-        (Num::Inf(_), Num::Zero(_)) | (Num::Zero(_), Num::Inf(_)) => f.nan(),
+        (Num::Nan, _) | (_, Num::Nan) => f.quiet_nan(),
+        (Num::Inf(_), Num::Zero(_)) | (Num::Zero(_), Num::Inf(_)) => f.quiet_nan(),
         (Num::Inf(_), _) | (_, Num::Inf(_)) => f.inf(neg),
         (Num::Zero(_), _) | (_, Num::Zero(_)) => f.zero(neg),
         (Num::Fin(_, am, ae), Num::Fin(_, bm, be)) => round(
@@ -273,12 +250,12 @@ fn rounded_fma(a: u64, b: u64, c: u64, f: Fmt, mode: Round) -> u64 {
     let (x, y, z) = (decode(a, f), decode(b, f), decode(c, f));
     let product_neg = |p: Num, q: Num| sign(p) != sign(q);
     match (x, y, z) {
-        (Num::Nan, ..) | (_, Num::Nan, _) | (.., Num::Nan) => f.nan(),
-        (Num::Inf(_), Num::Zero(_), _) | (Num::Zero(_), Num::Inf(_), _) => f.nan(),
+        (Num::Nan, ..) | (_, Num::Nan, _) | (.., Num::Nan) => f.quiet_nan(),
+        (Num::Inf(_), Num::Zero(_), _) | (Num::Zero(_), Num::Inf(_), _) => f.quiet_nan(),
         (Num::Inf(_), ..) | (_, Num::Inf(_), _) => {
             let p = product_neg(x, y);
             match z {
-                Num::Inf(s) if s != p => f.nan(),
+                Num::Inf(s) if s != p => f.quiet_nan(),
                 _ => f.inf(p),
             }
         }
@@ -315,8 +292,8 @@ fn rounded_fma(a: u64, b: u64, c: u64, f: Fmt, mode: Round) -> u64 {
 /// `a / b`.
 fn rounded_div(a: u64, b: u64, f: Fmt, mode: Round) -> u64 {
     match (decode(a, f), decode(b, f)) {
-        (Num::Nan, _) | (_, Num::Nan) => f.nan(),
-        (Num::Inf(_), Num::Inf(_)) | (Num::Zero(_), Num::Zero(_)) => f.nan(),
+        (Num::Nan, _) | (_, Num::Nan) => f.quiet_nan(),
+        (Num::Inf(_), Num::Inf(_)) | (Num::Zero(_), Num::Zero(_)) => f.quiet_nan(),
         (Num::Inf(x), Num::Zero(y) | Num::Fin(y, ..)) => f.inf(x != y),
         (Num::Zero(x) | Num::Fin(x, ..), Num::Inf(y)) => f.zero(x != y),
         (Num::Fin(x, ..), Num::Zero(y)) => f.inf(x != y),
@@ -345,7 +322,7 @@ fn rounded_div(a: u64, b: u64, f: Fmt, mode: Round) -> u64 {
 /// `sqrt(a)`.
 fn rounded_sqrt(a: u64, f: Fmt, mode: Round) -> u64 {
     match decode(a, f) {
-        Num::Nan | Num::Inf(true) | Num::Fin(true, ..) => f.nan(),
+        Num::Nan | Num::Inf(true) | Num::Fin(true, ..) => f.quiet_nan(),
         Num::Inf(false) => a,
         Num::Zero(_) => a,
         Num::Fin(false, m, e) => {
@@ -450,7 +427,7 @@ mod tests {
     /// values, subnormals, and random words.
     fn words(seed: u64, n: usize, f: Fmt) -> Vec<u64> {
         let mut x = seed;
-        let mut out = vec![0, f.sign_bit(), 1, f.sign_bit() | 1, f.max_finite(false)];
+        let mut out = vec![0, f.sign_bit(), 1, f.sign_bit() | 1, f.largest(false)];
         out.push(1 << f.man);
         out.push((1 << f.man) - 1);
         while out.len() < n {

@@ -1,6 +1,8 @@
 //! Binary float formats narrower than f64 (f32, f16, bf16 and the fp8
 //! formats e4m3 and e5m2): exact decoding, and encoding of an f64 value
 //! with one rounding in any of the four IEEE modes, with `.satfinite`.
+//! The same `Format` (with an f64 entry) describes the formats `ieee`
+//! does arithmetic in.
 //!
 //! Invariant: an encoding rounds the exact value once (the f64 argument
 //! holds every f32/f16/bf16/fp8 value exactly), so `cvt` between any two
@@ -22,17 +24,27 @@ pub(super) enum Round {
 /// A binary format: exponent and mantissa widths; whether it has
 /// infinities (e4m3 has none: its all-ones exponent still holds numbers,
 /// only `S.1111.111` is NaN); the NaN results are given.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Format {
-    exp: u32,
-    man: u32,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Format {
+    /// Exponent width.
+    pub(super) exp: u32,
+    /// Fraction width.
+    pub(super) man: u32,
     has_inf: bool,
     /// The NaN a conversion produces.
     nan: u64,
     /// The largest finite magnitude's bits.
-    max_finite: u64,
+    pub(super) max_finite: u64,
 }
 
+/// IEEE double (for `ieee`; `cvt` computes in f64 itself).
+pub(super) const F64: Format = Format {
+    exp: 11,
+    man: 52,
+    has_inf: true,
+    nan: 0x7ff8_0000_0000_0000,
+    max_finite: 0x7fef_ffff_ffff_ffff,
+};
 /// IEEE single (NaN results canonical, as the GPU gives them).
 pub(super) const F32: Format = Format {
     exp: 8,
@@ -42,7 +54,7 @@ pub(super) const F32: Format = Format {
     max_finite: 0x7f7f_ffff,
 };
 /// IEEE half.
-pub(super) const F16: Format = Format {
+pub(crate) const F16: Format = Format {
     exp: 5,
     man: 10,
     has_inf: true,
@@ -50,7 +62,7 @@ pub(super) const F16: Format = Format {
     max_finite: 0x7bff,
 };
 /// bfloat16.
-pub(super) const BF16: Format = Format {
+pub(crate) const BF16: Format = Format {
     exp: 8,
     man: 7,
     has_inf: true,
@@ -75,16 +87,16 @@ pub(super) const E5M2: Format = Format {
 };
 
 impl Format {
-    fn bias(&self) -> i32 {
+    pub(super) fn bias(&self) -> i32 {
         (1 << (self.exp - 1)) - 1
     }
 
-    fn sign_bit(&self) -> u64 {
+    pub(super) fn sign_bit(&self) -> u64 {
         1 << (self.exp + self.man)
     }
 
     /// The exact value of `bits`.
-    pub(super) fn decode(&self, bits: u64) -> f64 {
+    pub(crate) fn decode(&self, bits: u64) -> f64 {
         let man_mask = (1u64 << self.man) - 1;
         let exp_max = (1u64 << self.exp) - 1;
         let e = (bits >> self.man) & exp_max;

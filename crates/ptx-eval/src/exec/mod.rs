@@ -17,7 +17,7 @@ mod ieee;
 mod layout;
 mod logic;
 mod matrix;
-mod minifloat;
+pub(crate) mod minifloat;
 mod numbers;
 mod operands;
 mod schedule;

@@ -59,6 +59,19 @@ impl Ctx<'_> {
         self.info.mods.iter().any(|mm| self.f.ops.is_word(*mm, x))
     }
 
+    /// The float rounding mode the instruction names: `.rn` (also when it
+    /// names none), `.rz`, `.rm` or `.rp`.
+    pub(super) fn rounding(&self) -> minifloat::Round {
+        use minifloat::Round;
+        if !self.info.mods.iter().any(|m| matches!(m, Mod::Word(_))) {
+            return Round::Nearest;
+        }
+        [("rz", Round::Zero), ("rm", Round::Down), ("rp", Round::Up)]
+            .into_iter()
+            .find(|(w, _)| self.word(w))
+            .map_or(Round::Nearest, |(_, r)| r)
+    }
+
     /// Whether the instruction carries comparison `c`.
     pub(super) fn has_cmp(&self, c: CmpOp) -> bool {
         self.info.mods.contains(&Mod::Cmp(c))
@@ -138,6 +151,9 @@ pub(super) fn exec(
     let mut out = [0u64; 32];
     type Family =
         fn(&Ctx, &mut Cta, &mut Warp, &mut Machine, &mut [u64; 32]) -> Result<Flow, EvalError>;
+    // The approximate family (first) tags its own results; the others'
+    // are tagged from their sources by `approx::propagate`.
+    const APPROX: usize = 0;
     const FAMILIES: [Family; 9] = [
         approx::step,
         half::step,
@@ -159,8 +175,7 @@ pub(super) fn exec(
         if matches!(flow, Flow::NotMine) {
             continue;
         }
-        // The approximate family tags its own results.
-        if n > 0 && !w.approx.is_empty() {
+        if n != APPROX && !w.approx.is_empty() {
             approx::propagate(&c, w);
         }
         return Ok(());
