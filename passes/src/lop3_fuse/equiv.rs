@@ -1,7 +1,6 @@
-//! Functional reduction (ABC's `fraig`, without SAT): nodes that compute
-//! the same function as an earlier node, or its complement, are found by
-//! simulation signatures and proved by exhaustive simulation over their
-//! joint support.
+//! Functional reduction (ABC's `fraig`): nodes that compute the same
+//! function as an earlier node, or its complement, are found by
+//! simulation signatures and proved with SAT ([`super::sat`]).
 //!
 //! The network is not changed: a proved node `n ≡ m` (or `¬m`) gets, in
 //! the mapper, the cuts of `m` (complemented) and the one-leaf cut `{m}`
@@ -10,24 +9,48 @@
 //! and checked together), and the check still simulates every node's own
 //! instruction, so a wrong equivalence could not survive it.
 //!
+//! **Signatures.** Every signal is simulated on [`WORDS`] words of random
+//! inputs. A refuted candidate yields a counterexample, written into one
+//! bit of the current refinement word (words `WORDS / 4..`, in turn) and
+//! simulated through the whole network, so that later nodes are split
+//! from classes they only seemed to share. Classes are hashed on every
+//! word but the current refinement word, which is compared when a
+//! candidate is picked; the table is rebuilt when that word moves on.
+//! A node whose signature is constant is first asked to be constant: the
+//! counterexample makes its signature non-constant (a proved constant is
+//! left to the truth tables when its cut sees it).
+//!
+//! **Cost.** Candidates come in topological order and are proved in one
+//! incremental solver whose clauses cover only the cones queried; a node
+//! proved equal to an earlier one is encoded as that node, so proofs
+//! further up are short. Each query stops after [`QUERY_CONFLICTS`]
+//! conflicts, a node tries at most [`TRIES`] candidates, the stage stops
+//! refining after [`MAX_COUNTEREXAMPLES`] and proving after
+//! [`TOTAL_CONFLICTS`], and the solver is started afresh when it holds
+//! [`RECYCLE_VARS`] variables (a model assigns every one).
+//!
 //! Only unguarded nodes take part (a guarded node's value depends on its
-//! old value); guarded nodes count as inputs. A proof enumerates at most
-//! [`MAX_SUPPORT`] inputs and is skipped beyond [`PROOF_WORK`] node
-//! evaluations; the stage stops after [`TOTAL_WORK`], so it stays near
-//! linear.
+//! old value); guarded nodes count as inputs.
 
+use super::sat::{Answer, Cnf};
 use super::*;
-use ptx_ir::lut::{apply64, exhaustive_word};
+use ptx_ir::lut::apply64;
 use smallvec::SmallVec;
 
-/// Simulation words (of 64 vectors) per signal for the signatures.
-const WORDS: usize = 4;
-/// Largest joint support a proof enumerates.
-const MAX_SUPPORT: usize = 16;
-/// Node evaluations one proof may take (cone size × 64-vector words).
-const PROOF_WORK: usize = 1 << 18;
-/// Node evaluations all proofs of one network may take.
-const TOTAL_WORK: usize = 1 << 25;
+/// Simulation words (of 64 vectors) per signal.
+const WORDS: usize = REFINE_FROM + 30;
+/// Words `REFINE_FROM..WORDS` take counterexamples, one bit each, in turn.
+const REFINE_FROM: usize = 4;
+/// Counterexamples the stage takes at most.
+const MAX_COUNTEREXAMPLES: usize = (WORDS - REFINE_FROM) * 64;
+/// Candidates one node is compared with at most.
+const TRIES: usize = 3;
+/// Conflicts one SAT query may take.
+const QUERY_CONFLICTS: u64 = 300;
+/// Conflicts all queries of one network may take.
+const TOTAL_CONFLICTS: u64 = 200_000;
+/// Solver size at which it is started afresh.
+const RECYCLE_VARS: u32 = 15_000;
 
 fn eval(func: Func, v: &[u64]) -> u64 {
     match func {
@@ -39,162 +62,258 @@ fn eval(func: Func, v: &[u64]) -> u64 {
     }
 }
 
-fn fanin_word(x: &Fanin, vals: &[u64]) -> u64 {
-    match *x {
-        Fanin::Const(c) => (c as i8 as i64) as u64,
-        Fanin::Sig(s) => vals[s as usize],
+/// Signatures of every signal, `WORDS` words each.
+struct Sim {
+    words: Vec<u64>,
+}
+
+impl Sim {
+    fn sig(&self, s: usize) -> &[u64] {
+        &self.words[s * WORDS..(s + 1) * WORDS]
     }
+
+    /// Recomputes word `k` of every node from the leaves' word `k`.
+    fn simulate(&mut self, net: &Network, k: usize) {
+        let mut v: SmallVec<[u64; 3]> = SmallVec::new();
+        for s in 0..net.sigs.len() {
+            let Sig::Node(n) = net.sigs[s] else { continue };
+            let node = &net.nodes[n as usize];
+            if node.guard.is_some() {
+                continue;
+            }
+            v.clear();
+            v.extend(node.fanins.iter().map(|x| match *x {
+                Fanin::Const(c) => (c as i8 as i64) as u64,
+                Fanin::Sig(t) => self.words[t as usize * WORDS + k],
+            }));
+            self.words[s * WORDS + k] = eval(node.func, &v);
+        }
+    }
+}
+
+/// The class key of a signature: a hash of every word but `skip`,
+/// complemented so that the first vector is 0.
+fn key(sig: &[u64], skip: usize) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let flip = if sig[0] & 1 == 1 { u64::MAX } else { 0 };
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    for (k, &w) in sig.iter().enumerate() {
+        if k != skip {
+            h.write_u64(w ^ flip);
+        }
+    }
+    h.finish()
+}
+
+/// Whether two signatures are equal, or complements when `complement`.
+fn same(a: &[u64], b: &[u64], complement: bool) -> bool {
+    let c = if complement { u64::MAX } else { 0 };
+    a.iter().zip(b).all(|(x, y)| x ^ c == *y)
+}
+
+/// A node's function and fanins, each fanin named by its class head (or
+/// leaf) and polarity; the constant fanins are `u32::MAX`.
+type Shape = (Func, [(u32, bool); 3]);
+
+/// The structural-hashing key of node `n` over the merges so far, and
+/// the polarity the node has relative to it (xor and not take their
+/// fanins' complements out).
+fn shape(net: &Network, n: usize, out: &[Option<(u32, bool)>]) -> (Shape, bool) {
+    let node = &net.nodes[n];
+    let mut x = [(u32::MAX, false); 3];
+    for (k, f) in node.fanins.iter().enumerate() {
+        x[k] = match *f {
+            Fanin::Const(c) => (u32::MAX, c != 0),
+            Fanin::Sig(t) => match net.node_of(t).and_then(|m| out[m]) {
+                Some((h, c)) => (net.node_sig[h as usize], c),
+                None => (t, false),
+            },
+        };
+    }
+    let mut polarity = false;
+    match node.func {
+        Func::Xor | Func::Not => {
+            for v in &mut x[..node.fanins.len()] {
+                polarity ^= v.1;
+                v.1 = false;
+            }
+            x[..node.fanins.len()].sort_unstable();
+        }
+        Func::And | Func::Or => x[..2].sort_unstable(),
+        Func::Lut(_) => {}
+    }
+    ((node.func, x), polarity)
 }
 
 /// For each node, the earlier node it is proved equivalent to and whether
 /// it is the complement.
 pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
     let nodes = net.nodes.len();
-    let mut out = vec![None; nodes];
+    let mut out: Vec<Option<(u32, bool)>> = vec![None; nodes];
     let free = |n: usize| net.nodes[n].guard.is_none();
-    // Signatures.
     let mut rng = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
+    let mut next = move || {
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
         rng
     };
-    let mut sig: Vec<[u64; WORDS]> = vec![[0; WORDS]; net.sigs.len()];
-    let mut scratch: SmallVec<[u64; 3]> = SmallVec::new();
+    let mut sim = Sim {
+        words: vec![0; net.sigs.len() * WORDS],
+    };
     for s in 0..net.sigs.len() {
-        sig[s] = match net.sigs[s] {
-            Sig::Node(n) if free(n as usize) => {
-                let node = &net.nodes[n as usize];
-                let mut w = [0; WORDS];
-                for (k, slot) in w.iter_mut().enumerate() {
-                    scratch.clear();
-                    scratch.extend(node.fanins.iter().map(|x| match *x {
-                        Fanin::Const(c) => (c as i8 as i64) as u64,
-                        Fanin::Sig(t) => sig[t as usize][k],
-                    }));
-                    *slot = eval(node.func, &scratch);
-                }
-                w
-            }
-            _ => std::array::from_fn(|_| next()),
+        let input = match net.sigs[s] {
+            Sig::Node(n) => !free(n as usize),
+            Sig::Leaf(_) => true,
         };
-    }
-    // Structural supports (inputs reached through unguarded nodes), or
-    // None beyond MAX_SUPPORT.
-    let mut support: Vec<Option<SmallVec<[u32; MAX_SUPPORT]>>> = vec![None; net.sigs.len()];
-    for s in 0..net.sigs.len() {
-        support[s] = match net.sigs[s] {
-            Sig::Node(n) if free(n as usize) => {
-                let mut u: SmallVec<[u32; MAX_SUPPORT]> = SmallVec::new();
-                let mut ok = true;
-                for x in &net.nodes[n as usize].fanins {
-                    if let Fanin::Sig(t) = *x {
-                        match &support[t as usize] {
-                            Some(l) => {
-                                for &v in l {
-                                    if !u.contains(&v) {
-                                        u.push(v);
-                                    }
-                                }
-                            }
-                            None => ok = false,
-                        }
-                    }
-                    if u.len() > MAX_SUPPORT {
-                        ok = false;
-                    }
-                    if !ok {
-                        break;
-                    }
-                }
-                ok.then_some(u)
+        if input {
+            for k in 0..WORDS {
+                sim.words[s * WORDS + k] = next();
             }
-            _ => Some(smallvec::smallvec![s as u32]),
-        };
+        }
     }
-    let mut classes: FxHashMap<[u64; WORDS], u32> = FxHashMap::default();
-    let mut work = 0usize;
-    let mut vals: Vec<u64> = vec![0; net.sigs.len()];
-    let mut cone: Vec<usize> = Vec::new();
-    let mut mark: Vec<bool> = vec![false; nodes];
-    for (n, slot) in out.iter_mut().enumerate() {
+    for k in 0..WORDS {
+        sim.simulate(net, k);
+    }
+    let mut cnf = Cnf::new(net);
+    let mut recycle_at = RECYCLE_VARS;
+    let mut examples = 0usize;
+    // The refinement word and bit the next counterexample takes.
+    let word = |examples: usize| REFINE_FROM + examples / 64;
+    let mut classes: FxHashMap<u64, SmallVec<[u32; 2]>> = FxHashMap::default();
+    let mut heads: Vec<u32> = Vec::new();
+    let mut strash: FxHashMap<Shape, (u32, bool)> = FxHashMap::default();
+    for n in 0..nodes {
         if !free(n) {
             continue;
         }
-        let s = net.node_sig[n] as usize;
-        let flip = sig[s][0] & 1 == 1;
-        let key = if flip { sig[s].map(|w| !w) } else { sig[s] };
-        if key.iter().all(|&w| w == 0) {
-            continue; // a constant: the truth tables already see it
-        }
-        let Some(&m) = classes.get(&key) else {
-            classes.insert(key, n as u32);
-            continue;
-        };
-        let t = net.node_sig[m as usize] as usize;
-        let complement = flip != (sig[t][0] & 1 == 1);
-        let (Some(a), Some(b)) = (&support[s], &support[t]) else {
-            continue;
-        };
-        let mut vars: SmallVec<[u32; 32]> = a.clone().into_iter().collect();
-        for &v in b {
-            if !vars.contains(&v) {
-                vars.push(v);
-            }
-        }
-        if vars.len() > MAX_SUPPORT || work > TOTAL_WORK {
+        let (shape, polarity) = shape(net, n, &out);
+        if let Some(&(m, p)) = strash.get(&shape) {
+            out[n] = Some((m, p != polarity));
             continue;
         }
-        // The joint cone, in topological order.
-        cone.clear();
-        let mut stack = vec![n, m as usize];
-        while let Some(x) = stack.pop() {
-            if mark[x] || vars.contains(&net.node_sig[x]) {
+        if let (Func::Not, (h, _)) = (shape.0, shape.1[0]) {
+            // The complement of a node (or of its class head).
+            // (A guarded node is an input here: its cuts are not ours.)
+            if let Some(m) = (h != u32::MAX)
+                .then(|| net.node_of(h))
+                .flatten()
+                .filter(|&m| free(m))
+            {
+                out[n] = Some((m as u32, !polarity));
+                strash.insert(shape, (m as u32, !polarity));
                 continue;
             }
-            mark[x] = true;
-            cone.push(x);
-            for f in &net.nodes[x].fanins {
-                if let Fanin::Sig(t) = *f {
-                    if let Some(y) = net.node_of(t) {
-                        stack.push(y);
+        }
+        let s = net.node_sig[n] as usize;
+        let mut tries = 0;
+        while cnf.conflicts <= TOTAL_CONFLICTS {
+            let skip = word(examples);
+            let sig = sim.sig(s);
+            let flip = sig[0] & 1 == 1;
+            let constant = sig.iter().all(|&w| w == if flip { u64::MAX } else { 0 });
+            let k = key(sig, skip);
+            // A candidate: a class head whose refinement word agrees too.
+            let candidate = if constant {
+                None
+            } else {
+                classes.get(&k).and_then(|list| {
+                    list.iter().copied().find(|&m| {
+                        let t = sim.sig(net.node_sig[m as usize] as usize);
+                        same(sig, t, flip != (t[0] & 1 == 1))
+                    })
+                })
+            };
+            if tries == TRIES || examples == MAX_COUNTEREXAMPLES {
+                if !constant && candidate.is_none() {
+                    classes.entry(k).or_default().push(n as u32);
+                    heads.push(n as u32);
+                }
+                break;
+            }
+            tries += 1;
+            if cnf.vars() > recycle_at {
+                // A fresh solver; the cones it needs are encoded again,
+                // so the next recycling waits until it has doubled.
+                let spent = cnf.conflicts;
+                cnf = Cnf::new(net);
+                cnf.conflicts = spent;
+                recycle_at = u32::MAX;
+            }
+            let a = cnf.lit(s as u32, &out);
+            if recycle_at == u32::MAX {
+                recycle_at = RECYCLE_VARS.max(2 * cnf.vars());
+            }
+            let answer = match candidate {
+                None if constant => cnf.constant(a, flip, QUERY_CONFLICTS),
+                None => {
+                    classes.entry(k).or_default().push(n as u32);
+                    heads.push(n as u32);
+                    break;
+                }
+                Some(m) => {
+                    let t = net.node_sig[m as usize] as usize;
+                    let complement = flip != (sim.sig(t)[0] & 1 == 1);
+                    let b = cnf.lit(t as u32, &out);
+                    let answer = cnf.equal(a, b ^ complement, QUERY_CONFLICTS);
+                    if answer == Answer::Proved {
+                        out[n] = Some((m, complement));
+                    }
+                    answer
+                }
+            };
+            match answer {
+                Answer::Proved => break,
+                Answer::Unknown => {
+                    // Not proved: the node heads a class of its own
+                    // (unless constant: then it is left out).
+                    if !constant {
+                        classes.entry(k).or_default().push(n as u32);
+                        heads.push(n as u32);
+                    }
+                    break;
+                }
+                Answer::Refuted => {
+                    let (w, bit) = (word(examples), examples % 64);
+                    for (leaf, sig) in net.sigs.iter().enumerate() {
+                        let input = match *sig {
+                            Sig::Node(m) => !free(m as usize),
+                            Sig::Leaf(_) => true,
+                        };
+                        if !input {
+                            continue;
+                        }
+                        let v = cnf.leaf_value(leaf as u32).unwrap_or(next() & 1 == 1);
+                        let slot = &mut sim.words[leaf * WORDS + w];
+                        *slot = (*slot & !(1 << bit)) | (u64::from(v) << bit);
+                    }
+                    sim.simulate(net, w);
+                    examples += 1;
+                    if word(examples) != w {
+                        // The word is complete: hash it in from now on.
+                        classes.clear();
+                        let skip = word(examples);
+                        for &h in &heads {
+                            let t = net.node_sig[h as usize] as usize;
+                            classes.entry(key(sim.sig(t), skip)).or_default().push(h);
+                        }
                     }
                 }
             }
         }
-        cone.iter().for_each(|&x| mark[x] = false);
-        cone.sort_unstable();
-        let words = ((1usize << vars.len()) / 64).max(1);
-        if cone.len() * words > PROOF_WORK {
-            continue;
-        }
-        work += cone.len() * words;
-        let mut same = true;
-        for w in 0..words {
-            for (j, &v) in vars.iter().enumerate() {
-                vals[v as usize] = exhaustive_word(j, w);
-            }
-            for &x in &cone {
-                let node = &net.nodes[x];
-                scratch.clear();
-                scratch.extend(node.fanins.iter().map(|f| fanin_word(f, &vals)));
-                vals[net.node_sig[x] as usize] = eval(node.func, &scratch);
-            }
-            let mask = if vars.len() >= 6 {
-                u64::MAX
-            } else {
-                (1u64 << (1 << vars.len())) - 1
-            };
-            let d = vals[s] ^ vals[t] ^ if complement { u64::MAX } else { 0 };
-            if d & mask != 0 {
-                same = false;
-                break;
-            }
-        }
-        if same {
-            *slot = Some((m, complement));
-        }
+        let head = match out[n] {
+            Some((m, c)) => (m, c != polarity),
+            None => (n as u32, polarity),
+        };
+        strash.insert(shape, head);
     }
+    tracing::debug!(
+        target: "lop3-fuse",
+        structural = strash.len(),
+        merged = out.iter().filter(|e| e.is_some()).count(),
+        examples,
+        conflicts = cnf.conflicts,
+        "functional reduction"
+    );
     out
 }

@@ -8,8 +8,8 @@
 //!
 //! 1. [`network`]: the network of one block and its connected pieces.
 //! 2. [`equiv`]: functional reduction. Nodes that compute an earlier
-//!    node's function (or its complement), found by simulation signatures
-//!    and proved by exhaustive simulation over small supports, may take
+//!    node's function (or its complement), found by structural hashing
+//!    and simulation signatures and proved with SAT ([`sat`]), may take
 //!    that node's cuts.
 //! 3. [`cuts`] and [`truth`]: every node's priority cuts of at most four
 //!    leaves (at most [`MAX_CUTS`] each), with truth tables; a four-leaf
@@ -54,6 +54,7 @@ mod mapper;
 mod network;
 mod predicate;
 mod rewrite;
+mod sat;
 #[cfg(test)]
 mod tests;
 mod truth;

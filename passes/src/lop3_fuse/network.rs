@@ -14,7 +14,7 @@ pub(super) enum Leaf {
     Imm(u32),
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Func {
     And,
     Or,
