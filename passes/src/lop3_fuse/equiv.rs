@@ -49,8 +49,12 @@ const TRIES: usize = 3;
 const QUERY_CONFLICTS: u64 = 300;
 /// Conflicts all queries of one network may take.
 const TOTAL_CONFLICTS: u64 = 200_000;
+/// The budgets of synthetic nodes: one candidate each.
+const SYNTHETIC_QUERY_CONFLICTS: u64 = 50;
+const SYNTHETIC_TOTAL_CONFLICTS: u64 = 20_000;
+const SYNTHETIC_COUNTEREXAMPLES: usize = 256;
 /// Solver size at which it is started afresh.
-const RECYCLE_VARS: u32 = 15_000;
+const RECYCLE_VARS: u32 = 3000;
 
 fn eval(func: Func, v: &[u64]) -> u64 {
     match func {
@@ -118,14 +122,23 @@ type Shape = (Func, [(u32, bool); 3]);
 /// The structural-hashing key of node `n` over the merges so far, and
 /// the polarity the node has relative to it (xor and not take their
 /// fanins' complements out).
-fn shape(net: &Network, n: usize, out: &[Option<(u32, bool)>]) -> (Shape, bool) {
+fn shape(
+    net: &Network,
+    n: usize,
+    out: &[Option<(u32, bool)>],
+    consts: &[Option<bool>],
+) -> (Shape, bool) {
     let node = &net.nodes[n];
     let mut x = [(u32::MAX, false); 3];
     for (k, f) in node.fanins.iter().enumerate() {
         x[k] = match *f {
             Fanin::Const(c) => (u32::MAX, c != 0),
-            Fanin::Sig(t) => match net.node_of(t).and_then(|m| out[m]) {
-                Some((h, c)) => (net.node_sig[h as usize], c),
+            Fanin::Sig(t) => match net.node_of(t) {
+                Some(m) if consts[m].is_some() => (u32::MAX, consts[m] == Some(true)),
+                Some(m) => match out[m] {
+                    Some((h, c)) => (net.node_sig[h as usize], c),
+                    None => (t, false),
+                },
                 None => (t, false),
             },
         };
@@ -145,11 +158,26 @@ fn shape(net: &Network, n: usize, out: &[Option<(u32, bool)>]) -> (Shape, bool) 
     ((node.func, x), polarity)
 }
 
-/// For each node, the earlier node it is proved equivalent to and whether
-/// it is the complement.
-pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
+/// What the functional reduction proved of each node.
+pub(super) struct Reduced {
+    /// The earlier node it computes, and whether as the complement.
+    pub(super) equiv: Vec<Option<(u32, bool)>>,
+    /// The constant it always is.
+    pub(super) constant: Vec<Option<bool>>,
+}
+
+/// For each node, the earlier node it is proved equivalent to (and
+/// whether it is the complement), or the constant it is proved to be.
+///
+/// With `incremental`, only the synthetic nodes ([`super::choices`]) are
+/// reduced: the original nodes keep what `net.equiv` and `net.constant`
+/// hold from an earlier run (and head their classes otherwise). A node's
+/// restructured version (`net.choice`) is taken as proved when it is the
+/// candidate: it is equivalent by construction.
+pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
     let nodes = net.nodes.len();
     let mut out: Vec<Option<(u32, bool)>> = vec![None; nodes];
+    let mut consts: Vec<Option<bool>> = vec![None; nodes];
     let free = |n: usize| net.nodes[n].guard.is_none();
     let mut rng = 0x2545_F491_4F6C_DD1Du64;
     let mut next = move || {
@@ -187,7 +215,18 @@ pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
         if !free(n) {
             continue;
         }
-        let (shape, polarity) = shape(net, n, &out);
+        let (shape, polarity) = shape(net, n, &out, &consts);
+        if incremental && !net.synthetic(n) && (net.equiv[n].is_some() || net.constant[n].is_some())
+        {
+            out[n] = net.equiv[n];
+            consts[n] = net.constant[n];
+            let head = match out[n] {
+                Some((m, c)) => (m, c != polarity),
+                None => (n as u32, polarity),
+            };
+            strash.entry(shape).or_insert(head);
+            continue;
+        }
         if let Some(&(m, p)) = strash.get(&shape) {
             out[n] = Some((m, p != polarity));
             continue;
@@ -207,7 +246,19 @@ pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
         }
         let s = net.node_sig[n] as usize;
         let mut tries = 0;
-        while cnf.conflicts <= TOTAL_CONFLICTS {
+        // Synthetic nodes are cheaper to leave unmerged (their original
+        // twins are the choices): a tighter budget.
+        let (tries_max, query, total, examples_max) = if incremental {
+            (
+                1,
+                SYNTHETIC_QUERY_CONFLICTS,
+                SYNTHETIC_TOTAL_CONFLICTS,
+                SYNTHETIC_COUNTEREXAMPLES,
+            )
+        } else {
+            (TRIES, QUERY_CONFLICTS, TOTAL_CONFLICTS, MAX_COUNTEREXAMPLES)
+        };
+        while cnf.conflicts <= total {
             let skip = word(examples);
             let sig = sim.sig(s);
             let flip = sig[0] & 1 == 1;
@@ -224,7 +275,7 @@ pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
                     })
                 })
             };
-            if tries == TRIES || examples == MAX_COUNTEREXAMPLES {
+            if tries == tries_max || examples >= examples_max {
                 if !constant && candidate.is_none() {
                     classes.entry(k).or_default().push(n as u32);
                     heads.push(n as u32);
@@ -235,17 +286,18 @@ pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
             if cnf.vars() > recycle_at {
                 // A fresh solver; the cones it needs are encoded again,
                 // so the next recycling waits until it has doubled.
-                let spent = cnf.conflicts;
+                let (spent, queries) = (cnf.conflicts, cnf.queries);
                 cnf = Cnf::new(net);
                 cnf.conflicts = spent;
+                cnf.queries = queries;
                 recycle_at = u32::MAX;
             }
-            let a = cnf.lit(s as u32, &out);
+            let a = cnf.lit(s as u32, &out, &consts);
             if recycle_at == u32::MAX {
                 recycle_at = RECYCLE_VARS.max(2 * cnf.vars());
             }
             let answer = match candidate {
-                None if constant => cnf.constant(a, flip, QUERY_CONFLICTS),
+                None if constant => cnf.constant(a, flip, query),
                 None => {
                     classes.entry(k).or_default().push(n as u32);
                     heads.push(n as u32);
@@ -254,8 +306,16 @@ pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
                 Some(m) => {
                     let t = net.node_sig[m as usize] as usize;
                     let complement = flip != (sim.sig(t)[0] & 1 == 1);
-                    let b = cnf.lit(t as u32, &out);
-                    let answer = cnf.equal(a, b ^ complement, QUERY_CONFLICTS);
+                    let answer = if net
+                        .choice
+                        .get(n)
+                        .is_some_and(|l| l.contains(&(m, complement)))
+                    {
+                        Answer::Proved
+                    } else {
+                        let b = cnf.lit(t as u32, &out, &consts);
+                        cnf.equal(a, b ^ complement, query)
+                    };
                     if answer == Answer::Proved {
                         out[n] = Some((m, complement));
                     }
@@ -263,7 +323,12 @@ pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
                 }
             };
             match answer {
-                Answer::Proved => break,
+                Answer::Proved => {
+                    if candidate.is_none() {
+                        consts[n] = Some(flip);
+                    }
+                    break;
+                }
                 Answer::Unknown => {
                     // Not proved: the node heads a class of its own
                     // (unless constant: then it is left out).
@@ -313,7 +378,12 @@ pub(super) fn equivalences(net: &Network) -> Vec<Option<(u32, bool)>> {
         merged = out.iter().filter(|e| e.is_some()).count(),
         examples,
         conflicts = cnf.conflicts,
+        queries = cnf.queries,
+        constants = consts.iter().filter(|c| c.is_some()).count(),
         "functional reduction"
     );
-    out
+    Reduced {
+        equiv: out,
+        constant: consts,
+    }
 }

@@ -250,7 +250,20 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
             Sig::Leaf(_) => cuts.push(vec![Cut::trivial(s as u32)]),
             Sig::Node(n) => {
                 let mut list = enumerate(net, &cuts, n as usize);
-                if let Some((m, complement)) = net.equiv[n as usize] {
+                if let Some(v) = net.constant[n as usize] {
+                    // Proved constant: readers fold it into their tables.
+                    list.truncate(1);
+                    list.push(Cut {
+                        leaves: [0; 4],
+                        n: 0,
+                        tt: if v { 0xFFFF } else { 0 },
+                        extra: 0,
+                    });
+                }
+                let others = net.equiv[n as usize]
+                    .into_iter()
+                    .chain(net.choice[n as usize].iter().copied());
+                for (m, complement) in others {
                     // Computed from the equivalent node's logic instead.
                     let t = net.node_sig[m as usize];
                     let flip = if complement { 0xFFFF } else { 0 };
@@ -347,10 +360,12 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
     // The best cover seen that meets the required times: area recovery is
     // heuristic and a pass may lose what an earlier one found.
     m.count_refs();
+    tracing::debug!(target: "lop3-fuse", area = m.area(), depth = (0..nodes).filter(|&n| net.nodes[n].output).map(|n| m.arrival[net.node_sig[n] as usize]).max(), "depth pass");
     let mut kept = (m.area(), m.best.clone());
     let mut keep = |m: &mut Mapper| -> u32 {
         m.count_refs();
         let a = m.area();
+        tracing::debug!(target: "lop3-fuse", area = a, meets = m.meets_required(), "mapper pass");
         if a < kept.0 && m.meets_required() {
             kept = (a, m.best.clone());
         }

@@ -10,18 +10,24 @@
 //! 2. [`equiv`]: functional reduction. Nodes that compute an earlier
 //!    node's function (or its complement), found by structural hashing
 //!    and simulation signatures and proved with SAT ([`sat`]), may take
-//!    that node's cuts.
-//! 3. [`cuts`] and [`truth`]: every node's priority cuts of at most four
+//!    that node's cuts; nodes proved constant fold into their readers.
+//! 3. [`choices`]: structural choices. The logic's XAIG ([`aig`]) is
+//!    balanced ([`balance`]); the new structure joins the network as
+//!    synthetic nodes, each restructured node may take its version's
+//!    cuts, and the network is mapped with and without them, the better
+//!    cover kept piece by piece.
+//! 4. [`cuts`] and [`truth`]: every node's priority cuts of at most four
 //!    leaves (at most [`MAX_CUTS`] each), with truth tables; a four-leaf
 //!    cut costs the two or three lop3s of its decomposition.
-//! 4. [`mapper`]: depth-optimal labels, area flow (fanout estimates taken
+//! 5. [`mapper`]: depth-optimal labels, area flow (fanout estimates taken
 //!    from the cover), then exact area (reference counting, each walk
 //!    bounded) until a pass gains nothing, under required times that keep
 //!    every output at or below its depth before the pass; the best cover
 //!    seen is kept.
-//! 5. [`check`]: each piece to be rewritten is simulated before and after.
-//! 6. [`rewrite`]: covered nodes become lop3s in place, the rest go.
-//! 7. [`predicate`]: `setp.ne x, 0` folds into the `.BoolOp` form.
+//! 6. [`check`]: each piece to be rewritten is simulated before and after.
+//! 7. [`rewrite`]: covered nodes become lop3s in place, synthetic ones
+//!    new instructions before their first reader, the rest go.
+//! 8. [`predicate`]: `setp.ne x, 0` folds into the `.BoolOp` form.
 //!
 //! **Guarantees.** Instruction count never rises: a connected piece of
 //! logic is rewritten only when its cover has fewer instructions, or as
@@ -47,7 +53,10 @@
 //!   or.b32   %r5, %r3, %r4;                 // c | (a & b)
 //! ```
 
+mod aig;
+mod balance;
 mod check;
+mod choices;
 mod cuts;
 mod equiv;
 mod mapper;

@@ -30,10 +30,12 @@ pub(super) enum Fanin {
     Const(u8),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Node {
-    pub(super) inst: Inst,
-    pub(super) result: Value,
+    /// The instruction, or `None` for a node a restructuring stage added
+    /// ([`super::choices`]): it is emitted only if the cover uses it.
+    pub(super) inst: Option<Inst>,
+    pub(super) result: Option<Value>,
     pub(super) guard: Option<Guard>,
     pub(super) func: Func,
     pub(super) fanins: SmallVec<[Fanin; 3]>,
@@ -52,6 +54,7 @@ pub(super) enum Sig {
 }
 
 /// The logic of one block.
+#[derive(Clone)]
 pub(super) struct Network {
     pub(super) sigs: Vec<Sig>,
     pub(super) nodes: Vec<Node>,
@@ -62,9 +65,20 @@ pub(super) struct Network {
     /// Per node, an earlier node proved to compute the same function (or,
     /// with `true`, its complement): see [`super::equiv`].
     pub(super) equiv: Vec<Option<(u32, bool)>>,
+    /// Per node, a restructured version of it (a synthetic node computing
+    /// the same function, or with `true` its complement): see
+    /// [`super::choices`].
+    pub(super) choice: Vec<SmallVec<[(u32, bool); 1]>>,
+    /// Per node, the constant it is proved to be.
+    pub(super) constant: Vec<Option<bool>>,
 }
 
 impl Network {
+    /// Whether node `n` was added by a restructuring stage.
+    pub(super) fn synthetic(&self, n: usize) -> bool {
+        self.nodes[n].inst.is_none()
+    }
+
     pub(super) fn node_of(&self, s: u32) -> Option<usize> {
         match self.sigs[s as usize] {
             Sig::Node(n) => Some(n as usize),
@@ -109,7 +123,25 @@ pub(super) fn logic_form(f: &Function, i: Inst) -> Option<(Func, &[Operand])> {
     ok.then_some((func, srcs))
 }
 
+/// The network of one block, with structural choices added and the
+/// functional reduction done.
 pub(super) fn build(
+    f: &Function,
+    insts: &[Inst],
+    uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
+) -> Network {
+    let mut net = build_plain(f, insts, uses);
+    if net.nodes.is_empty() {
+        return net;
+    }
+    let reduced = super::equiv::equivalences(&net, false);
+    net.equiv = reduced.equiv;
+    net.constant = reduced.constant;
+    net
+}
+
+/// The network of the block's instructions as they are.
+pub(super) fn build_plain(
     f: &Function,
     insts: &[Inst],
     uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
@@ -120,6 +152,8 @@ pub(super) fn build(
         node_sig: Vec::new(),
         class: Vec::new(),
         equiv: Vec::new(),
+        choice: Vec::new(),
+        constant: Vec::new(),
     };
     let mut sig_of: FxHashMap<Leaf, u32> = FxHashMap::default();
     let mut node_of_inst: FxHashMap<Inst, u32> = FxHashMap::default();
@@ -175,8 +209,8 @@ pub(super) fn build(
             }
         }
         net.nodes.push(Node {
-            inst: i,
-            result: d.results[0],
+            inst: Some(i),
+            result: Some(d.results[0]),
             guard: d.guard,
             func,
             fanins,
@@ -194,7 +228,7 @@ pub(super) fn build(
         node_of_inst.insert(i, n);
     }
     for node in &mut net.nodes {
-        let r = node.result;
+        let r = node.result.expect("built from an instruction");
         node.output = uses[r].iter().any(|u| match node_of_inst.get(u) {
             None => true,
             // A tie (the old value of a guarded definition) is no fanin.
@@ -202,7 +236,9 @@ pub(super) fn build(
         });
         node.fanout += u32::from(node.output);
     }
-    net.equiv = super::equiv::equivalences(&net);
+    net.equiv = vec![None; net.nodes.len()];
+    net.choice = vec![SmallVec::new(); net.nodes.len()];
+    net.constant = vec![None; net.nodes.len()];
     net
 }
 
@@ -232,8 +268,15 @@ pub(super) fn components(net: &Network) -> Vec<u32> {
             }
         }
     }
-    for (n, e) in net.equiv.iter().enumerate() {
-        if let Some((m, _)) = *e {
+    let pairs = net
+        .equiv
+        .iter()
+        .enumerate()
+        .filter_map(|(n, e)| e.map(|e| (n, e)));
+    let choices = (net.choice.iter().enumerate()).flat_map(|(n, l)| l.iter().map(move |&e| (n, e)));
+    for (n, e) in pairs.chain(choices) {
+        {
+            let (m, _) = e;
             let (a, b) = (find(&mut parent, n as u32), find(&mut parent, m));
             parent[a as usize] = b;
         }
@@ -247,6 +290,10 @@ pub(super) fn leaf_operand(net: &Network, s: u32) -> Operand {
     match net.sigs[s as usize] {
         Sig::Leaf(Leaf::Val(v)) => Operand::Value(v),
         Sig::Leaf(Leaf::Imm(x)) => Operand::Imm(Imm::hex(x as u64)),
-        Sig::Node(n) => Operand::Value(net.nodes[n as usize].result),
+        Sig::Node(n) => Operand::Value(
+            net.nodes[n as usize]
+                .result
+                .expect("an added node's operand comes from the rewrite"),
+        ),
     }
 }

@@ -21,7 +21,13 @@ pub(super) fn fuse_block(
     if net.nodes.is_empty() {
         return false;
     }
-    let (best, covered) = map(&net);
+    let (net, best, covered) = match super::choices::add(&net) {
+        None => {
+            let (best, covered) = map(&net);
+            (net, best, covered)
+        }
+        Some(with) => best_of(&net, with),
+    };
     // New depth of every node in the cover.
     let mut depth = vec![0u32; net.sigs.len()];
     for (n, c) in best.iter().enumerate() {
@@ -33,7 +39,7 @@ pub(super) fn fuse_block(
     let mut score: FxHashMap<u32, (Score, Score)> = FxHashMap::default();
     for (n, node) in net.nodes.iter().enumerate() {
         let e = score.entry(comp[n]).or_default();
-        e.0 .0 += 1;
+        e.0 .0 += u32::from(!net.synthetic(n));
         e.1 .0 += if covered[n] > 0 {
             cut_cost(&net, n, &best[n])
         } else {
@@ -60,11 +66,25 @@ pub(super) fn fuse_block(
     // ptxas fuses that compare into its own LOP3 anyway.
     let risky: rustc_hash::FxHashSet<u32> = (0..net.nodes.len())
         .filter(|&n| chosen[n] && covered[n] > 0 && best[n].n >= 2)
-        .filter(|&n| tested_against_zero(f, net.nodes[n].result, uses))
+        .filter(|&n| {
+            net.nodes[n]
+                .result
+                .is_some_and(|r| tested_against_zero(f, r, uses))
+        })
         .map(|n| comp[n])
         .collect();
     for n in 0..net.nodes.len() {
         if risky.contains(&comp[n]) {
+            chosen[n] = false;
+        }
+    }
+    let at = placement(f, insts, &net, &best, &covered);
+    let misplaced: rustc_hash::FxHashSet<u32> = (0..net.nodes.len())
+        .filter(|&n| chosen[n] && covered[n] > 0 && at[n].is_none())
+        .map(|n| comp[n])
+        .collect();
+    for n in 0..net.nodes.len() {
+        if misplaced.contains(&comp[n]) {
             chosen[n] = false;
         }
     }
@@ -94,19 +114,26 @@ pub(super) fn fuse_block(
     let lop3 = f.ops.intern(Opcode::Lop3, &[Mod::Type(Type::B32)]);
     let mov = f.ops.intern(Opcode::Mov, &[Mod::Type(Type::B32)]);
     let not = f.ops.intern(Opcode::Not, &[Mod::Type(Type::B32)]);
+    // The operand of each synthetic signal once emitted.
+    let mut made: FxHashMap<u32, Operand> = FxHashMap::default();
+    // Removed at the end: a synthetic node may be placed before one.
+    let mut removed: Vec<Inst> = Vec::new();
     for (n, node) in net.nodes.iter().enumerate() {
         if !chosen[n] {
             continue;
         }
         if covered[n] == 0 {
-            f.layout.remove_inst(node.inst);
+            removed.extend(node.inst);
             continue;
         }
         let c = best[n];
-        let d = Operand::Value(node.result);
+        let place = insts[at[n].expect("placed")];
         let leaf = |j: usize| {
             if j < c.n as usize {
-                leaf_operand(&net, c.leaves[j])
+                let s = c.leaves[j];
+                made.get(&s)
+                    .cloned()
+                    .unwrap_or_else(|| leaf_operand(&net, s))
             } else {
                 Operand::Imm(Imm::int(0))
             }
@@ -115,28 +142,30 @@ pub(super) fn fuse_block(
         let (op, operands): (_, SmallVec<[Operand; 3]>) = match (c.n, c.tt) {
             (0, tt) => (
                 mov,
-                smallvec![d, Operand::Imm(Imm::int(if tt == 0 { 0 } else { -1 }))],
+                smallvec![Operand::Imm(Imm::int(if tt == 0 { 0 } else { -1 }))],
             ),
             (1, PAT0) if cut_cost(&net, n, &best[n]) == 0 => {
-                if let Operand::Value(v) = leaf(0) {
-                    copies.insert(node.result, v);
+                match node.result {
+                    Some(r) => {
+                        if let Operand::Value(v) = leaf(0) {
+                            copies.insert(r, v);
+                        }
+                        removed.extend(node.inst);
+                    }
+                    None => {
+                        made.insert(net.node_sig[n], leaf(0));
+                    }
                 }
-                f.layout.remove_inst(node.inst);
                 continue;
             }
-            (1, PAT0) => (mov, smallvec![d, leaf(0)]),
-            (1, NOT0) if matches!(leaf(0), Operand::Value(_)) => (not, smallvec![d, leaf(0)]),
+            (1, PAT0) => (mov, smallvec![leaf(0)]),
+            (1, NOT0) if matches!(leaf(0), Operand::Value(_)) => (not, smallvec![leaf(0)]),
             (4, tt) => {
                 let x = [leaf(0), leaf(1), leaf(2), leaf(3)];
                 // Inner lop3s go right before the node, unguarded.
                 let fresh = |f: &mut Function, ops: [Operand; 3], l: u8| {
                     let [p, q, r] = ops;
-                    Operand::Value(f.insert_def_before(
-                        node.inst,
-                        lop3,
-                        Type::B32,
-                        [p, q, r, hex(l)],
-                    ))
+                    Operand::Value(f.insert_def_before(place, lop3, Type::B32, [p, q, r, hex(l)]))
                 };
                 match decompose(tt) {
                     Decomp::Two {
@@ -151,16 +180,13 @@ pub(super) fn fuse_block(
                             [x[vars[0]].clone(), x[vars[1]].clone(), x[vars[2]].clone()],
                             inner,
                         );
-                        (
-                            lop3,
-                            smallvec![d, g, x[w].clone(), x[s].clone(), hex(outer)],
-                        )
+                        (lop3, smallvec![g, x[w].clone(), x[s].clone(), hex(outer)])
                     }
                     Decomp::Three { w, rest, f0, f1 } => {
                         let r = || [x[rest[0]].clone(), x[rest[1]].clone(), x[rest[2]].clone()];
                         let lo = fresh(f, r(), f0);
                         let hi = fresh(f, r(), f1);
-                        (lop3, smallvec![d, x[w].clone(), hi, lo, hex(0xCA)])
+                        (lop3, smallvec![x[w].clone(), hi, lo, hex(0xCA)])
                     }
                 }
             }
@@ -182,7 +208,7 @@ pub(super) fn fuse_block(
                     (imm @ Operand::Imm(_), v) => (v, imm),
                     (v, w) => (v, w),
                 };
-                (op, smallvec![d, x, y])
+                (op, smallvec![x, y])
             }
             (k, tt) => {
                 // Registers in value order, immediates last: stable output.
@@ -194,14 +220,144 @@ pub(super) fn fuse_block(
                 let var = |p: usize| order.get(p).copied().unwrap_or(3);
                 let ops = |p: usize| order.get(p).map_or(Operand::Imm(Imm::int(0)), |&j| leaf(j));
                 let l = lut_of(tt, [var(0), var(1), var(2)]);
-                (lop3, smallvec![d, ops(0), ops(1), ops(2), hex(l)])
+                (lop3, smallvec![ops(0), ops(1), ops(2), hex(l)])
             }
         };
-        let data = &mut f.dfg.insts[node.inst];
-        data.op = op;
-        data.operands = operands;
+        match (node.inst, node.result) {
+            (Some(i), Some(r)) => {
+                let data = &mut f.dfg.insts[i];
+                data.op = op;
+                data.operands = std::iter::once(Operand::Value(r)).chain(operands).collect();
+            }
+            _ => {
+                let v = f.insert_def_before(place, op, Type::B32, operands);
+                made.insert(net.node_sig[n], Operand::Value(v));
+            }
+        }
+    }
+    for i in removed {
+        f.layout.remove_inst(i);
     }
     true
+}
+
+/// Maps both the plain network and the one with structural choices, and
+/// takes, piece by piece (pieces of the combined network), the cover with
+/// fewer instructions: choices widen the search, but the area heuristics
+/// do not always find a cover as good in the wider space.
+fn best_of(plain: &Network, with: super::choices::Combined) -> (Network, Vec<Cut>, Vec<u32>) {
+    let super::choices::Combined {
+        net: mut with,
+        sig_of,
+    } = with;
+    let r = super::equiv::equivalences(&with, true);
+    with.equiv = r.equiv;
+    with.constant = r.constant;
+    let (b0, c0) = map(plain);
+    let (mut best, mut covered) = map(&with);
+    // The plain cover in the combined network's numbering (the map keeps
+    // the order of signals, so cut leaves stay ascending).
+    let nodes = with.nodes.len();
+    let mut b0w = vec![Cut::trivial(0); nodes];
+    let mut c0w = vec![0u32; nodes];
+    for n in 0..plain.nodes.len() {
+        let w = with
+            .node_of(sig_of[plain.node_sig[n] as usize])
+            .expect("an original node");
+        let mut c = b0[n];
+        for l in &mut c.leaves[..c.n as usize] {
+            *l = sig_of[*l as usize];
+        }
+        b0w[w] = c;
+        c0w[w] = c0[n];
+    }
+    let comp = components(&with);
+    let mut cost: FxHashMap<u32, (u32, u32)> = FxHashMap::default();
+    for n in 0..nodes {
+        let e = cost.entry(comp[n]).or_default();
+        if c0w[n] > 0 {
+            e.0 += cut_cost(&with, n, &b0w[n]);
+        }
+        if covered[n] > 0 {
+            e.1 += cut_cost(&with, n, &best[n]);
+        }
+    }
+    tracing::debug!(
+        target: "lop3-fuse",
+        plain = cost.values().map(|c| c.0).sum::<u32>(),
+        choices = cost.values().map(|c| c.1).sum::<u32>(),
+        "covers"
+    );
+    for n in 0..nodes {
+        let (p, c) = cost[&comp[n]];
+        if p <= c {
+            best[n] = b0w[n];
+            covered[n] = c0w[n];
+        }
+    }
+    (with, best, covered)
+}
+
+/// Where each covered node is emitted (an index into `insts`): an
+/// original node in place, a synthetic one right before its first reader
+/// in the cover. `None` for a covered node some leaf of whose cut is not
+/// computed by then (its piece must stay as it is).
+fn placement(
+    f: &Function,
+    insts: &[Inst],
+    net: &Network,
+    best: &[Cut],
+    covered: &[u32],
+) -> Vec<Option<usize>> {
+    let pos: FxHashMap<Inst, usize> = insts.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+    let nodes = net.nodes.len();
+    let mut at: Vec<Option<usize>> = (0..nodes)
+        .map(|n| net.nodes[n].inst.map(|i| pos[&i]))
+        .collect();
+    for n in (0..nodes).rev() {
+        if covered[n] == 0 {
+            continue;
+        }
+        let Some(here) = at[n] else { continue };
+        for &l in best[n].leaves() {
+            if let Some(m) = net.node_of(l) {
+                if net.synthetic(m) {
+                    at[m] = Some(at[m].map_or(here, |a| a.min(here)));
+                }
+            }
+        }
+    }
+    // Every leaf must be computed before the node.
+    let ready = |s: u32| -> Option<usize> {
+        match net.sigs[s as usize] {
+            Sig::Leaf(Leaf::Imm(_)) => None,
+            Sig::Leaf(Leaf::Val(v)) => match f.dfg.values[v].def {
+                ptx_ir::ValueDef::Result(i, _) => pos.get(&i).copied(),
+                _ => None,
+            },
+            Sig::Node(m) => {
+                let m = m as usize;
+                if net.synthetic(m) {
+                    None
+                } else {
+                    at[m]
+                }
+            }
+        }
+    };
+    (0..nodes)
+        .map(|n| {
+            let here = at[n]?;
+            if covered[n] == 0 {
+                return Some(here);
+            }
+            let ok = best[n]
+                .leaves()
+                .iter()
+                .all(|&l| ready(l).is_none_or(|p| p < here));
+            ok.then_some(here)
+        })
+        .collect()
 }
 
 /// Whether `v` is read by `setp.eq.{b32,s32,u32} p, v, 0` (either way

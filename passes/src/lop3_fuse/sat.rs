@@ -55,6 +55,8 @@ pub(super) struct Cnf<'n> {
     stack: Vec<u32>,
     /// Conflicts spent so far, over all queries.
     pub(super) conflicts: u64,
+    /// Queries so far.
+    pub(super) queries: u64,
 }
 
 impl<'n> Cnf<'n> {
@@ -69,6 +71,7 @@ impl<'n> Cnf<'n> {
             one,
             stack: Vec::new(),
             conflicts: 0,
+            queries: 0,
         }
     }
 
@@ -92,8 +95,14 @@ impl<'n> Cnf<'n> {
     }
 
     /// The literal of signal `s`, encoding its cone first. `merged[n]`
-    /// names the earlier node (and polarity) node `n` was proved equal to.
-    pub(super) fn lit(&mut self, s: u32, merged: &[Option<(u32, bool)>]) -> Lit {
+    /// names the earlier node (and polarity) node `n` was proved equal to,
+    /// `consts[n]` the constant it was proved to be.
+    pub(super) fn lit(
+        &mut self,
+        s: u32,
+        merged: &[Option<(u32, bool)>],
+        consts: &[Option<bool>],
+    ) -> Lit {
         self.stack.clear();
         self.stack.push(s);
         while let Some(&t) = self.stack.last() {
@@ -110,6 +119,11 @@ impl<'n> Cnf<'n> {
                     continue;
                 }
             };
+            if let Some(v) = consts[node] {
+                self.lit[t as usize] = Some(self.one ^ !v);
+                self.stack.pop();
+                continue;
+            }
             // Operands first: the merged-to node, or the fanins.
             let before = self.stack.len();
             if let Some((m, _)) = merged[node] {
@@ -187,6 +201,7 @@ impl<'n> Cnf<'n> {
         let cb = self.solver.cb_mut();
         cb.learnt = 0;
         cb.limit = conflicts;
+        self.queries += 1;
         let r = self.solver.solve_limited(assumptions);
         self.conflicts += self.solver.cb().learnt;
         if r == lbool::FALSE {
