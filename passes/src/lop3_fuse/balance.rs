@@ -161,7 +161,7 @@ fn build_and(aig: &mut Aig, leaves: &mut Vec<Lit>) -> Lit {
     leaves[0]
 }
 
-fn build_xor(aig: &mut Aig, leaves: &mut Vec<Lit>) -> Lit {
+pub(super) fn build_xor(aig: &mut Aig, leaves: &mut Vec<Lit>) -> Lit {
     // Complements become one output complement; pairs cancel.
     let mut c = 0;
     for l in leaves.iter_mut() {

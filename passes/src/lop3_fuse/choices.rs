@@ -56,6 +56,7 @@ pub(super) fn add(net: &Network) -> Option<Combined> {
     let mut aig = img.aig;
     let old = aig.len();
     let bal = balance(&mut aig, &img.roots);
+    let lin = super::linear::linear(&mut aig, &img.roots);
     // Each gate's original signal and polarity, where one computes it.
     let mut rep: Vec<Option<(u32, bool)>> = vec![None; old];
     for (s, &l) in img.lit.iter().enumerate() {
@@ -79,25 +80,28 @@ pub(super) fn add(net: &Network) -> Option<Combined> {
             continue;
         }
         let l = img.lit[net.node_sig[n] as usize];
-        if bal[node(l)] == NONE {
-            continue;
-        }
-        let b = bal[node(l)] ^ (l & 1);
-        if b == l || node(b) == 0 {
-            continue;
-        }
-        if made.extras.len() >= budget {
-            break;
-        }
-        let Some((r, p)) = made.materialize(node(b), n, &position) else {
-            continue;
-        };
-        let target_ok = match r {
-            Ref::New(_) => true,
-            Ref::Orig(s) => position(s).is_some_and(|m| m < n),
-        };
-        if target_ok {
-            known.push((n, r, p ^ complemented(b)));
+        let versions = [bal[node(l)], lin[node(l)]];
+        for v in versions {
+            if v == NONE {
+                continue;
+            }
+            let b = v ^ (l & 1);
+            if b == l || node(b) == 0 {
+                continue;
+            }
+            if made.extras.len() >= budget {
+                break;
+            }
+            let Some((r, p)) = made.materialize(node(b), n, &position) else {
+                continue;
+            };
+            let target_ok = match r {
+                Ref::New(_) => true,
+                Ref::Orig(s) => position(s).is_some_and(|m| m < n),
+            };
+            if target_ok {
+                known.push((n, r, p ^ complemented(b)));
+            }
         }
     }
     // A gate an original node computes after the slot that needed it was

@@ -59,6 +59,7 @@ mod check;
 mod choices;
 mod cuts;
 mod equiv;
+mod linear;
 mod mapper;
 mod network;
 mod predicate;
@@ -104,6 +105,9 @@ pub struct Lop3Fuse {
     /// corpus, one-instruction rewrites cost SASS instructions or registers
     /// more often than they save them, so `-O3` uses this form.
     pub skip_small: bool,
+    /// `lop3-fuse<no-choices>`: map the logic as it is written, without
+    /// the restructured versions of [`choices`] (faster; for comparison).
+    pub no_choices: bool,
 }
 
 /// The least saving per piece under `skip-small`.
@@ -140,7 +144,7 @@ impl Pass for Lop3Fuse {
         let mut changed = false;
         for &b in &blocks {
             let insts: Vec<Inst> = f.layout.block_insts(b).collect();
-            changed |= fuse_block(f, &insts, &uses, &mut copies, self.skip_small);
+            changed |= fuse_block(f, &insts, &uses, &mut copies, *self);
         }
         crate::rewrite::replace_all_uses(f, &copies);
         if target.is_some_and(|t| t.sm >= 70 && t.ptx >= (8, 2)) {

@@ -15,13 +15,19 @@ pub(super) fn fuse_block(
     insts: &[Inst],
     uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
     copies: &mut FxHashMap<Value, Value>,
-    skip_small: bool,
+    how: Lop3Fuse,
 ) -> bool {
+    let skip_small = how.skip_small;
     let net = build(f, insts, uses);
     if net.nodes.is_empty() {
         return false;
     }
-    let (net, best, covered) = match super::choices::add(&net) {
+    let with = if how.no_choices {
+        None
+    } else {
+        super::choices::add(&net)
+    };
+    let (net, best, covered) = match with {
         None => {
             let (best, covered) = map(&net);
             (net, best, covered)

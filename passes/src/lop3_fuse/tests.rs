@@ -47,13 +47,18 @@ fn truth_table_helpers_agree() {
 }
 
 fn run(body: &str) -> String {
+    run_with(body, Lop3Fuse::default())
+}
+
+fn run_with(body: &str, pass: Lop3Fuse) -> String {
     let full = format!(
-        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<20>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n{body}\nret;\n}}\n"
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<200>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n{body}\nret;\n}}\n"
     );
     let mut m = ptx_parse::parse_module(&full).unwrap();
     for f in m.functions_mut() {
         let before = f.clone();
-        Lop3Fuse::default().run(f, &mut AnalysisManager::new());
+        let mut pass = pass;
+        pass.run(f, &mut AnalysisManager::new());
         assert!(ptx_ir::verify::verify_function(f).is_empty());
         assert!(f.inst_count() <= before.inst_count());
     }
@@ -153,7 +158,7 @@ fn equivalent_logic_is_computed_once() {
 
 #[test]
 fn equivalences_are_proved_with_their_polarity() {
-    let full = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<20>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n\
+    let full = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<200>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n\
         xor.b32 %r5, %r1, %r2;\nnot.b32 %r6, %r1;\nxor.b32 %r7, %r6, %r2;\nand.b32 %r8, %r1, %r3;\n\
         st.global.u32 [%rd1], %r5;\nst.global.u32 [%rd1+4], %r7;\nst.global.u32 [%rd1+8], %r8;\nret;\n}\n";
     let m = ptx_parse::parse_module(full).unwrap();
@@ -168,4 +173,88 @@ fn equivalences_are_proved_with_their_polarity() {
     // Nodes: 0 = a ^ b, 1 = ~a, 2 = ~a ^ b (the complement of node 0), 3.
     assert_eq!(net.equiv[2], Some((0, true)), "{:?}", net.equiv);
     assert_eq!(net.equiv.iter().filter(|e| e.is_some()).count(), 1);
+}
+
+fn logic_count(out: &str) -> usize {
+    out.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            ["lop3.b32", "and.b32", "or.b32", "xor.b32", "not.b32"]
+                .iter()
+                .any(|w| t.starts_with(w))
+        })
+        .count()
+}
+
+#[test]
+fn xor_logic_is_shared_across_outputs() {
+    // a^b^c^d, a^b^c^e and a^b^c^f, each chained in its own order: no
+    // node is shared as written (three xor4s: six lop3s); the linear
+    // stage finds a^b^c once and adds one input per output (four).
+    let body = "ld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd1+16];\n\
+        xor.b32 %r10, %r1, %r4;\nxor.b32 %r11, %r10, %r2;\nxor.b32 %r12, %r11, %r3;\n\
+        xor.b32 %r13, %r5, %r3;\nxor.b32 %r14, %r13, %r1;\nxor.b32 %r15, %r14, %r2;\n\
+        xor.b32 %r16, %r6, %r2;\nxor.b32 %r17, %r1, %r3;\nxor.b32 %r18, %r16, %r17;\n\
+        st.global.v4.u32 [%rd1], {%r12, %r15, %r18, %r8};";
+    let plain = run_with(
+        body,
+        Lop3Fuse {
+            no_choices: true,
+            ..Lop3Fuse::default()
+        },
+    );
+    assert_eq!(logic_count(&plain), 6, "{plain}");
+    let out = run(body);
+    assert_eq!(logic_count(&out), 4, "{out}");
+}
+
+#[test]
+fn balancing_shares_a_priority_chain() {
+    // A 12-input priority encoder written as the mux chain a frontend
+    // gives (idx = lowest set request): the balanced and-supergates share
+    // their prefixes across the four index bits.
+    let mut body = String::from("ld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd1+16];\nld.global.v4.u32 {%r9, %r10, %r11, %r12}, [%rd1+32];\n");
+    let mut reg = 13;
+    let mut bits = Vec::new();
+    for bit in 0..4 {
+        // m = req[11] ? (11 >> bit & 1) : 0, then down to req[0].
+        let mut m: Option<String> = None;
+        for i in (0..12).rev() {
+            let one = (i >> bit) & 1 == 1;
+            let r = format!("%r{}", i + 1);
+            let next = format!("%r{reg}");
+            reg += 1;
+            match (&m, one) {
+                (None, true) => body.push_str(&format!("mov.b32 {next}, {r};\n")),
+                (None, false) => body.push_str(&format!("mov.b32 {next}, 0;\n")),
+                (Some(p), true) => body.push_str(&format!("or.b32 {next}, {r}, {p};\n")),
+                (Some(p), false) => {
+                    let t = format!("%r{reg}");
+                    reg += 1;
+                    body.push_str(&format!("not.b32 {t}, {r};\nand.b32 {next}, {t}, {p};\n"));
+                }
+            }
+            m = Some(next);
+        }
+        bits.push(m.unwrap());
+    }
+    body.push_str(&format!(
+        "st.global.v4.u32 [%rd1], {{{}, {}, {}, {}}};",
+        bits[0], bits[1], bits[2], bits[3]
+    ));
+    let body = body.replace("%r<20>", "%r<200>");
+    let plain = run_with(
+        &body,
+        Lop3Fuse {
+            no_choices: true,
+            ..Lop3Fuse::default()
+        },
+    );
+    let out = run(&body);
+    assert!(
+        logic_count(&out) < logic_count(&plain),
+        "{}\n{out}\n{}\n{plain}",
+        logic_count(&out),
+        logic_count(&plain)
+    );
 }
