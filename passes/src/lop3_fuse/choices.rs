@@ -57,6 +57,9 @@ pub(super) fn add(net: &Network) -> Option<Combined> {
     let old = aig.len();
     let bal = balance(&mut aig, &img.roots);
     let lin = super::linear::linear(&mut aig, &img.roots);
+    let syn = super::resynth::resynthesize(&mut aig, &img.roots, old);
+    // Versions that only pay off together share a group: the linear
+    // network (group 0) and each resynthesised window (1, 2, ...).
     // Each gate's original signal and polarity, where one computes it.
     let mut rep: Vec<Option<(u32, bool)>> = vec![None; old];
     for (s, &l) in img.lit.iter().enumerate() {
@@ -73,15 +76,20 @@ pub(super) fn add(net: &Network) -> Option<Combined> {
         new_of: vec![None; aig.len()],
         extras: Vec::new(),
     };
-    let mut known: Vec<(usize, Ref, bool)> = Vec::new();
+    let mut known: Vec<(usize, Ref, bool, Option<u32>)> = Vec::new();
     let budget = MAX_GROWTH * net.nodes.len();
     for n in 0..net.nodes.len() {
         if net.nodes[n].guard.is_some() {
             continue;
         }
         let l = img.lit[net.node_sig[n] as usize];
-        let versions = [bal[node(l)], lin[node(l)]];
-        for v in versions {
+        let (s, window) = syn[node(l)];
+        let versions = [
+            (bal[node(l)], None),
+            (lin[node(l)], Some(0)),
+            (s, Some(window)),
+        ];
+        for (v, group) in versions {
             if v == NONE {
                 continue;
             }
@@ -100,7 +108,7 @@ pub(super) fn add(net: &Network) -> Option<Combined> {
                 Ref::Orig(s) => position(s).is_some_and(|m| m < n),
             };
             if target_ok {
-                known.push((n, r, p ^ complemented(b)));
+                known.push((n, r, p ^ complemented(b), group));
             }
         }
     }
@@ -109,7 +117,7 @@ pub(super) fn add(net: &Network) -> Option<Combined> {
     for (g, k) in made.new_of.iter().enumerate() {
         if let (Some(k), Some(Some((s, p)))) = (k, rep.get(g)) {
             if let Some(m) = position(*s) {
-                known.push((m, Ref::New(*k), *p));
+                known.push((m, Ref::New(*k), *p, None));
             }
         }
     }
@@ -240,7 +248,7 @@ fn fix_input(l: u8, k: usize, v: bool) -> u8 {
 
 /// The combined network: original signals in their order, each synthetic
 /// node right before the original node of its slot.
-fn combine(net: Network, extras: &[Extra], known: &[(usize, Ref, bool)]) -> Combined {
+fn combine(net: Network, extras: &[Extra], known: &[(usize, Ref, bool, Option<u32>)]) -> Combined {
     let mut out = Network {
         sigs: Vec::with_capacity(net.sigs.len() + extras.len()),
         nodes: Vec::with_capacity(net.nodes.len() + extras.len()),
@@ -248,6 +256,7 @@ fn combine(net: Network, extras: &[Extra], known: &[(usize, Ref, bool)]) -> Comb
         class: Vec::with_capacity(net.sigs.len() + extras.len()),
         equiv: Vec::new(),
         choice: Vec::new(),
+        groups: Vec::new(),
         constant: Vec::new(),
     };
     let mut orig_sig = vec![u32::MAX; net.sigs.len()];
@@ -350,15 +359,29 @@ fn combine(net: Network, extras: &[Extra], known: &[(usize, Ref, bool)]) -> Comb
         out.equiv[id as usize] = equiv[n].map(|(m, c)| (orig_node[m as usize], c));
         out.constant[id as usize] = constant[n];
     }
-    for &(n, r, c) in known {
+    let mut groups: FxHashMap<u32, Vec<(u32, u32, bool)>> = FxHashMap::default();
+    for &(n, r, c, group) in known {
         let target = match r {
             Ref::Orig(s) => out.node_of(orig_sig[s as usize]),
             Ref::New(k) => out.node_of(new_sig[k as usize]),
         };
         if let Some(m) = target {
             out.choice[orig_node[n] as usize].push((m as u32, c));
+            if let Some(g) = group {
+                groups
+                    .entry(g)
+                    .or_default()
+                    .push((orig_node[n], m as u32, c));
+            }
         }
     }
+    let mut ids: Vec<u32> = groups.keys().copied().collect();
+    ids.sort_unstable();
+    out.groups = ids
+        .into_iter()
+        .filter_map(|g| groups.remove(&g))
+        .filter(|g| g.len() > 1)
+        .collect();
     Combined {
         net: out,
         sig_of: orig_sig,

@@ -18,6 +18,8 @@ pub(super) struct Mapper<'n> {
     /// nodes still to visit.
     touched: Vec<u32>,
     stack: Vec<usize>,
+    /// Nodes a group move holds in the cover with their version's cut.
+    pinned: Vec<bool>,
 }
 
 impl Mapper<'_> {
@@ -144,7 +146,7 @@ impl Mapper<'_> {
     pub(super) fn count_refs(&mut self) {
         self.refs.iter_mut().for_each(|r| *r = 0);
         for n in 0..self.net.nodes.len() {
-            if self.net.nodes[n].output {
+            if self.net.nodes[n].output || self.pinned[n] {
                 let s = self.net.node_sig[n] as usize;
                 self.refs[s] += 1;
                 if self.refs[s] == 1 {
@@ -176,10 +178,16 @@ impl Mapper<'_> {
     /// cover, in topological order, takes the cut whose own and newly
     /// needed instructions are fewest, within its required time.
     fn exact_pass(&mut self) {
+        let all: Vec<usize> = (0..self.net.nodes.len()).collect();
+        self.exact_pass_on(&all);
+    }
+
+    /// [`Self::exact_pass`] over `nodes` (ascending) only.
+    fn exact_pass_on(&mut self, nodes: &[usize]) {
         self.count_refs();
-        for n in 0..self.net.nodes.len() {
+        for &n in nodes {
             let s = self.net.node_sig[n] as usize;
-            if self.refs[s] == 0 {
+            if self.refs[s] == 0 || self.pinned[n] {
                 continue;
             }
             let req = self.required[s];
@@ -204,6 +212,85 @@ impl Mapper<'_> {
             }
             self.set_best(n, pick.2);
             self.walk(n, true, usize::MAX);
+        }
+    }
+
+    /// Group moves: the versions of a group ([`Network::groups`]) pay off
+    /// together (their gates are shared), which one node's exact-area step
+    /// cannot see, nor when the group's nodes are absorbed into their
+    /// readers' cuts. For each group, its nodes are pinned into the cover
+    /// with their versions' cuts and the nodes reading them (up to
+    /// [`GROUP_READERS`] of them, transitively) take an exact-area step;
+    /// the result stays when the cover is smaller and meets the required
+    /// times, else the cover is restored.
+    fn group_pass(&mut self) {
+        let nodes = self.net.nodes.len();
+        let mut readers: Vec<Vec<u32>> = vec![Vec::new(); nodes];
+        for (r, node) in self.net.nodes.iter().enumerate() {
+            for x in &node.fanins {
+                if let Fanin::Sig(s) = *x {
+                    if let Some(m) = self.net.node_of(s) {
+                        readers[m].push(r as u32);
+                    }
+                }
+            }
+        }
+        self.count_refs();
+        let mut area = self.area();
+        for g in 0..self.net.groups.len() {
+            let group = &self.net.groups[g];
+            let saved = self.best.clone();
+            let mut region: Vec<usize> = Vec::new();
+            let mut seen = vec![false; 0];
+            seen.resize(nodes, false);
+            for &(n, b, c) in group {
+                let (n, b) = (n as usize, b as usize);
+                let mut cut = self.best[b];
+                if c {
+                    cut.tt = !cut.tt;
+                    if cut.n == 4 {
+                        cut.extra = extra_of(cut.tt);
+                    }
+                }
+                self.set_best(n, cut);
+                self.pinned[n] = true;
+                let mut stack = vec![n];
+                while let Some(m) = stack.pop() {
+                    for &r in &readers[m] {
+                        let r = r as usize;
+                        if !seen[r] && region.len() < GROUP_READERS {
+                            seen[r] = true;
+                            region.push(r);
+                            stack.push(r);
+                        }
+                    }
+                }
+            }
+            region.sort_unstable();
+            // Arrival times of the region follow the new cuts.
+            for &r in &region {
+                let c = self.best[r];
+                self.set_best(r, c);
+            }
+            self.exact_pass_on(&region);
+            for &(n, _, _) in group {
+                self.pinned[n as usize] = false;
+            }
+            self.count_refs();
+            let after = self.area();
+            let timely = self.meets_required();
+            tracing::debug!(target: "lop3-fuse", members = group.len(), before = area, after, timely, "group move");
+            if after < area && timely {
+                area = after;
+                self.compute_required();
+            } else {
+                for (n, c) in saved.into_iter().enumerate() {
+                    if self.best[n] != c {
+                        self.set_best(n, c);
+                    }
+                }
+                self.count_refs();
+            }
         }
     }
 
@@ -354,6 +441,7 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
             .collect(),
         touched: Vec::new(),
         stack: Vec::new(),
+        pinned: vec![false; nodes],
     };
     m.depth_pass();
     m.compute_required();
@@ -374,6 +462,11 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
     for _ in 0..FLOW_PASSES {
         m.update_estimates();
         m.flow_pass();
+        m.compute_required();
+        keep(&mut m);
+    }
+    if !net.groups.is_empty() {
+        m.group_pass();
         m.compute_required();
         keep(&mut m);
     }

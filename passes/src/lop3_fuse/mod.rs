@@ -63,8 +63,10 @@ mod linear;
 mod mapper;
 mod network;
 mod predicate;
+mod resynth;
 mod rewrite;
 mod sat;
+mod synth;
 #[cfg(test)]
 mod tests;
 mod truth;
@@ -93,6 +95,9 @@ pub const EXHAUSTIVE_LEAVES: usize = 20;
 const EXACT_WALK_LIMIT: usize = 256;
 /// Area-flow passes after the depth-optimal one.
 const FLOW_PASSES: usize = 2;
+/// Nodes reading a group's nodes (transitively) that a group move lets
+/// take new cuts.
+const GROUP_READERS: usize = 512;
 /// Exact-area passes at most (they stop when one gains nothing).
 const EXACT_PASSES: usize = 4;
 

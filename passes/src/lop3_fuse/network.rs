@@ -69,6 +69,9 @@ pub(super) struct Network {
     /// the same function, or with `true` its complement): see
     /// [`super::choices`].
     pub(super) choice: Vec<SmallVec<[(u32, bool); 1]>>,
+    /// Choices that pay off only taken together (a resynthesised window,
+    /// the shared xor network): (node, version, complement) each.
+    pub(super) groups: Vec<Vec<(u32, u32, bool)>>,
     /// Per node, the constant it is proved to be.
     pub(super) constant: Vec<Option<bool>>,
 }
@@ -153,6 +156,7 @@ pub(super) fn build_plain(
         class: Vec::new(),
         equiv: Vec::new(),
         choice: Vec::new(),
+        groups: Vec::new(),
         constant: Vec::new(),
     };
     let mut sig_of: FxHashMap<Leaf, u32> = FxHashMap::default();

@@ -1,0 +1,382 @@
+//! Window resynthesis: dense logic of a few inputs (an S-box, a small
+//! lookup written as and/or/xor) rebuilt from its truth tables by
+//! [`super::synth`], and offered as a structural choice for each output
+//! of the window ([`super::choices`]).
+//!
+//! A window is a set of gates bounded by a cut of at most
+//! [`MAX_WINDOW_INPUTS`] signals, with the outputs the rest of the logic
+//! reads. Windows are found two ways: gates whose whole support (network
+//! inputs) is that small and whose readers' is not, grouped by support
+//! (a piece of logic of eight inputs is one window); and, inside larger
+//! logic, the reconvergence-driven cut of each gate (ABC's: grow the cone
+//! by the frontier gate that widens the frontier least, the deepest first,
+//! while at most [`CUT_INPUTS`] signals), gates that reach the same cut
+//! grouped (the four outputs of a DES S-box behind its six key xors).
+//!
+//! **Cost.** A window is synthesised only when it has at least
+//! [`MIN_GATES`] gates and more than two per output, with fewer output
+//! orders for more inputs; results are cached by their truth tables for
+//! the whole process (a kernel unrolled 16 times has its S-boxes 16
+//! times), and a window's version is offered only when it has at most
+//! half as many LUTs as the window has gates.
+
+use super::aig::*;
+use super::synth::{self, MAX_INPUTS};
+use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+use std::sync::{Mutex, OnceLock};
+
+/// Inputs a window may have.
+pub(super) const MAX_WINDOW_INPUTS: usize = MAX_INPUTS;
+/// Signals a reconvergence-driven cut may have.
+const CUT_INPUTS: usize = 6;
+/// Signals its frontier may have on the way.
+const SEARCH_INPUTS: usize = 16;
+/// Gates a cut's cone may take.
+const MAX_CONE: usize = 256;
+/// Gates a window may have.
+const MAX_WINDOW_GATES: usize = 4096;
+/// Gates a window needs to be worth synthesising.
+const MIN_GATES: usize = 8;
+/// Windows synthesised at most per network.
+const MAX_WINDOWS: usize = 64;
+/// Cached results at most.
+const CACHE_SIZE: usize = 4096;
+
+type Key = (usize, Vec<Vec<u64>>, Vec<u32>);
+/// A window: its cut, its gates (ascending) and its outputs.
+type Window = (SmallVec<[u32; 8]>, Vec<u32>, Vec<u32>);
+
+fn cache() -> &'static Mutex<FxHashMap<Key, Option<synth::Network>>> {
+    static CACHE: OnceLock<Mutex<FxHashMap<Key, Option<synth::Network>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(FxHashMap::default()))
+}
+
+fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth::Network> {
+    let key = (inputs, tables.to_vec(), caps.to_vec());
+    if let Some(hit) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let orders = match inputs {
+        0..=6 => 8,
+        7 => 3,
+        _ => 2,
+    };
+    let net = synth::synthesize(inputs, tables, caps, orders);
+    if let Ok(mut c) = cache().lock() {
+        if c.len() >= CACHE_SIZE {
+            c.clear();
+        }
+        c.insert(key, net.clone());
+    }
+    net
+}
+
+/// Resynthesises the windows of the gates reached from `roots` (gates
+/// below `old` only); returns, per such gate, its new literal (or
+/// [`super::balance::NONE`]) and the window it belongs to.
+pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit, u32)> {
+    let none = super::balance::NONE;
+    let mut out = vec![(none, 0); old];
+    let refs = aig.refs(roots);
+    let live = |n: usize| n < old && refs[n] > 0;
+    let is_logic =
+        |aig: &Aig, n: usize| matches!(aig.gates[n], Gate::And(..) | Gate::Xor(..) | Gate::Lut(..));
+    // Supports over the inputs, while small.
+    let mut support: Vec<Option<SmallVec<[u32; 8]>>> = vec![None; old];
+    for n in 0..old {
+        if !live(n) {
+            continue;
+        }
+        support[n] = match aig.gates[n] {
+            Gate::Const => Some(SmallVec::new()),
+            Gate::Input(_) => Some(smallvec::smallvec![n as u32]),
+            _ => {
+                let mut s: SmallVec<[u32; 8]> = SmallVec::new();
+                let mut ok = true;
+                for l in aig.fanins(n) {
+                    match &support[node(l)] {
+                        Some(f) => {
+                            for &x in f {
+                                if !s.contains(&x) {
+                                    s.push(x);
+                                }
+                            }
+                            if s.len() > MAX_WINDOW_INPUTS {
+                                ok = false;
+                                break;
+                            }
+                        }
+                        None => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if ok {
+                    s.sort_unstable();
+                    Some(s)
+                } else {
+                    None
+                }
+            }
+        };
+    }
+    // Readers of each gate, to find the gates whose readers are wider.
+    let mut wide_reader = vec![false; old];
+    let mut root = vec![false; old];
+    for &r in roots {
+        root[node(r)] = true;
+    }
+    for (n, s) in support.iter().enumerate() {
+        if live(n) && s.is_none() {
+            for l in aig.fanins(n) {
+                wide_reader[node(l)] = true;
+            }
+        }
+    }
+    let mut groups: FxHashMap<SmallVec<[u32; 8]>, Vec<u32>> = FxHashMap::default();
+    for n in 0..old {
+        if !live(n) || !is_logic(aig, n) {
+            continue;
+        }
+        match &support[n] {
+            Some(s) if root[n] || wide_reader[n] => {
+                groups.entry(s.clone()).or_default().push(n as u32);
+            }
+            Some(_) => {}
+            None => {
+                // Inside wide logic: the reconvergence-driven cut.
+                if let Some(c) = reconvergent_cut(aig, n, &live) {
+                    groups.entry(c).or_default().push(n as u32);
+                }
+            }
+        }
+    }
+    // Largest windows first; a window whose outputs a larger one holds
+    // already is left out.
+    let mut windows: Vec<Window> = groups
+        .into_iter()
+        .filter_map(|(cut, members)| {
+            let (gates, outputs) = window(aig, &cut, &members, &refs, &root)?;
+            (gates.len() >= MIN_GATES && gates.len() > 2 * outputs.len())
+                .then_some((cut, gates, outputs))
+        })
+        .collect();
+    windows.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+    let mut held: FxHashSet<u32> = FxHashSet::default();
+    let mut done = 0;
+    for (cut, gates, outputs) in windows {
+        if done == MAX_WINDOWS {
+            break;
+        }
+        if outputs.iter().all(|o| held.contains(o)) {
+            continue;
+        }
+        held.extend(gates.iter().copied());
+        done += 1;
+        let tables = truth_tables(aig, &cut, &gates, &outputs);
+        // No output deeper than it is (counted from the deepest cut signal).
+        let base = cut
+            .iter()
+            .map(|&c| aig.level[c as usize])
+            .max()
+            .unwrap_or(0);
+        let caps: Vec<u32> = outputs
+            .iter()
+            .map(|&o| aig.level[o as usize].saturating_sub(base).max(1))
+            .collect();
+        let Some(net) = synthesize(cut.len(), &tables, &caps) else {
+            continue;
+        };
+        tracing::debug!(target: "lop3-fuse", inputs = cut.len(), gates = gates.len(), outputs = outputs.len(), lop3s = net.cost(), "window");
+        if 2 * net.cost() > gates.len() || net.eval() != tables {
+            continue;
+        }
+        // The network's gates into the XAIG.
+        let mut lit: Vec<Lit> = cut.iter().map(|&c| c << 1).collect();
+        for g in &net.gates {
+            let x = g.fanins.map(|f| lit[f as usize]);
+            let l = aig.lut(g.table, x);
+            lit.push(l);
+        }
+        for (k, &o) in outputs.iter().enumerate() {
+            let (s, c) = net.outputs[k];
+            let l = lit[s as usize] ^ u32::from(c);
+            if l != o << 1 {
+                out[o as usize] = (l, done as u32);
+            }
+        }
+    }
+    out
+}
+
+/// The reconvergence-driven cut of gate `n`: the cone grows by the
+/// frontier gate that widens the frontier least (the deepest first) while
+/// the frontier has at most [`SEARCH_INPUTS`] signals; of the frontiers
+/// passed, the one of at most [`CUT_INPUTS`] signals that takes the most
+/// gates for its width (then the narrowest) is the cut, sorted.
+fn reconvergent_cut(
+    aig: &Aig,
+    n: usize,
+    live: &dyn Fn(usize) -> bool,
+) -> Option<SmallVec<[u32; 8]>> {
+    let mut frontier: SmallVec<[u32; 16]> = SmallVec::new();
+    let mut inside: FxHashSet<u32> = FxHashSet::default();
+    inside.insert(n as u32);
+    for l in aig.fanins(n) {
+        let f = node(l) as u32;
+        if f != 0 && !frontier.contains(&f) {
+            frontier.push(f);
+        }
+    }
+    let mut best: Option<(i64, usize, SmallVec<[u32; 8]>)> = None;
+    loop {
+        if frontier.len() <= CUT_INPUTS && inside.len() >= 2 {
+            let score = inside.len() as i64 - frontier.len() as i64;
+            let better = best.as_ref().is_none_or(|b| {
+                (score, std::cmp::Reverse(frontier.len())) > (b.0, std::cmp::Reverse(b.1))
+            });
+            if better {
+                best = Some((score, frontier.len(), frontier.iter().copied().collect()));
+            }
+        }
+        let mut pick: Option<(i32, u32, usize)> = None;
+        for (k, &f) in frontier.iter().enumerate() {
+            let f = f as usize;
+            if !live(f) || matches!(aig.gates[f], Gate::Const | Gate::Input(_)) {
+                continue;
+            }
+            let mut new = 0i32;
+            let mut seen: SmallVec<[u32; 3]> = SmallVec::new();
+            for l in aig.fanins(f) {
+                let g = node(l) as u32;
+                if g != 0 && !frontier.contains(&g) && !inside.contains(&g) && !seen.contains(&g) {
+                    seen.push(g);
+                    new += 1;
+                }
+            }
+            let cost = new - 1;
+            if frontier.len() as i32 + cost > SEARCH_INPUTS as i32 {
+                continue;
+            }
+            let key = (cost, u32::MAX - aig.level[f], k);
+            if pick.is_none_or(|b| key < b) {
+                pick = Some(key);
+            }
+        }
+        let Some((_, _, k)) = pick else { break };
+        let f = frontier.swap_remove(k);
+        inside.insert(f);
+        for l in aig.fanins(f as usize) {
+            let g = node(l) as u32;
+            if g != 0 && !frontier.contains(&g) && !inside.contains(&g) {
+                frontier.push(g);
+            }
+        }
+        if inside.len() > MAX_CONE {
+            break;
+        }
+    }
+    let (_, _, mut cut) = best?;
+    cut.sort_unstable();
+    Some(cut)
+}
+
+/// The gates between `members` and `cut` (ascending) and the outputs
+/// among them (gates read from outside, or roots); `None` when a cone
+/// leaves the cut.
+fn window(
+    aig: &Aig,
+    cut: &[u32],
+    members: &[u32],
+    refs: &[u32],
+    root: &[bool],
+) -> Option<(Vec<u32>, Vec<u32>)> {
+    let mut gates: FxHashSet<u32> = FxHashSet::default();
+    let mut stack: Vec<u32> = members.to_vec();
+    while let Some(g) = stack.pop() {
+        if cut.contains(&g) || !gates.insert(g) {
+            continue;
+        }
+        match aig.gates[g as usize] {
+            Gate::Const => {}
+            Gate::Input(_) => return None,
+            _ => {
+                for l in aig.fanins(g as usize) {
+                    if node(l) != 0 {
+                        stack.push(node(l) as u32);
+                    }
+                }
+            }
+        }
+        if gates.len() > MAX_WINDOW_GATES {
+            return None;
+        }
+    }
+    let mut gates: Vec<u32> = gates.into_iter().collect();
+    gates.sort_unstable();
+    let mut inner: FxHashMap<u32, u32> = FxHashMap::default();
+    for &g in &gates {
+        for l in aig.fanins(g as usize) {
+            *inner.entry(node(l) as u32).or_default() += 1;
+        }
+    }
+    let outputs: Vec<u32> = gates
+        .iter()
+        .copied()
+        .filter(|&g| root[g as usize] || refs[g as usize] > inner.get(&g).copied().unwrap_or(0))
+        .collect();
+    (!outputs.is_empty()).then_some((gates, outputs))
+}
+
+/// The outputs' truth tables over the cut (cut signal `k` is input `k`).
+fn truth_tables(aig: &Aig, cut: &[u32], gates: &[u32], outputs: &[u32]) -> Vec<Vec<u64>> {
+    let inputs = cut.len();
+    let words = 1usize << inputs.saturating_sub(6);
+    let var = |k: usize, w: usize| -> u64 {
+        const PAT: [u64; 6] = [
+            0xAAAA_AAAA_AAAA_AAAA,
+            0xCCCC_CCCC_CCCC_CCCC,
+            0xF0F0_F0F0_F0F0_F0F0,
+            0xFF00_FF00_FF00_FF00,
+            0xFFFF_0000_FFFF_0000,
+            0xFFFF_FFFF_0000_0000,
+        ];
+        if k < 6 {
+            PAT[k]
+        } else if (w >> (k - 6)) & 1 == 1 {
+            !0
+        } else {
+            0
+        }
+    };
+    let mut value: FxHashMap<u32, Vec<u64>> = FxHashMap::default();
+    value.insert(0, vec![0; words]);
+    for (k, &c) in cut.iter().enumerate() {
+        value.insert(c, (0..words).map(|w| var(k, w)).collect());
+    }
+    let lit = |value: &FxHashMap<u32, Vec<u64>>, l: Lit, w: usize| -> u64 {
+        let v = value[&(node(l) as u32)][w];
+        if complemented(l) {
+            !v
+        } else {
+            v
+        }
+    };
+    for &g in gates {
+        let v: Vec<u64> = (0..words)
+            .map(|w| match aig.gates[g as usize] {
+                Gate::And(a, b) => lit(&value, a, w) & lit(&value, b, w),
+                Gate::Xor(a, b) => lit(&value, a, w) ^ lit(&value, b, w),
+                Gate::Lut(t, x) => {
+                    let [a, b, c] = x.map(|l| lit(&value, l, w));
+                    ptx_ir::lut::apply64(a, b, c, t)
+                }
+                Gate::Const | Gate::Input(_) => unreachable!("cut signals are set"),
+            })
+            .collect();
+        value.insert(g, v);
+    }
+    outputs.iter().map(|o| value[o].clone()).collect()
+}
