@@ -34,6 +34,9 @@ pub struct TargetInfo {
     pub sm: u32,
     /// `.version` as (major, minor).
     pub ptx: (u32, u32),
+    /// The module's `.target` has `debug` (`nvcc -G`): ptxas then
+    /// compiles without optimising, so it fuses no logic of its own.
+    pub debug: bool,
 }
 
 impl TargetInfo {
@@ -52,6 +55,7 @@ impl TargetInfo {
         Some(TargetInfo {
             sm: digits.parse().ok()?,
             ptx,
+            debug: false,
         })
     }
 }

@@ -227,6 +227,50 @@ impl Liveness {
     }
 }
 
+/// The most 32-bit register units live at once anywhere in `func`, in
+/// layout order (predicates do not count, a 64-bit value counts two): a
+/// proxy of the registers the function needs, for passes that must not
+/// raise them. ptxas schedules and allocates on its own, so this is an
+/// estimate, not its count.
+pub fn max_pressure(func: &Function, live: &Liveness) -> u32 {
+    let units = |v: Value| -> u32 {
+        let t = func.dfg.value_type(v);
+        if t == crate::Type::Pred {
+            0
+        } else {
+            t.bits().div_ceil(32)
+        }
+    };
+    let mut set: rustc_hash::FxHashSet<Value> = rustc_hash::FxHashSet::default();
+    let mut worst = 0;
+    for b in func.layout.blocks() {
+        set.clear();
+        let mut now = 0u32;
+        live.for_each_live_out(b, |v| {
+            if set.insert(v) {
+                now += units(v);
+            }
+        });
+        worst = worst.max(now);
+        let insts: Vec<crate::Inst> = func.layout.block_insts(b).collect();
+        for &i in insts.iter().rev() {
+            let d = &func.dfg.insts[i];
+            for &r in &d.results {
+                if set.remove(&r) {
+                    now -= units(r);
+                }
+            }
+            d.for_each_use(|v| {
+                if set.insert(v) {
+                    now += units(v);
+                }
+            });
+            worst = worst.max(now);
+        }
+    }
+    worst
+}
+
 fn test_row(m: &Matrix, row: u32, v: Value) -> bool {
     row != u32::MAX && has(m.row(row as usize), v.index())
 }

@@ -64,6 +64,7 @@ mod mapper;
 mod network;
 mod predicate;
 mod resynth;
+pub use resynth::clear_cache;
 mod rewrite;
 mod sat;
 mod synth;
@@ -143,16 +144,64 @@ impl Pass for Lop3Fuse {
         if !logic {
             return Preserved::All;
         }
+        if !self.skip_small {
+            return self.fuse(f, target);
+        }
+        // Under skip-small, a rewrite that raises register pressure beyond
+        // a little is not worth its instructions: try without the
+        // restructured versions, then give up.
+        let before = f.clone();
+        if !self.fuse(f, target).changed() {
+            return Preserved::All;
+        }
+        let p0 = pressure(&before);
+        let allowed = p0 + (p0 / 20).max(2);
+        let p1 = pressure(f);
+        tracing::debug!(target: "lop3-fuse", function = %f.name, before = p0, after = p1, "register pressure");
+        if p1 <= allowed {
+            return Preserved::Cfg;
+        }
+        *f = before.clone();
+        if !self.no_choices {
+            let plain = Lop3Fuse {
+                no_choices: true,
+                ..*self
+            };
+            if plain.fuse(f, target).changed() && pressure(f) <= allowed {
+                return Preserved::Cfg;
+            }
+            *f = before;
+        }
+        Preserved::All
+    }
+}
+
+/// The registers `f` needs at most, as [`ptx_ir::liveness::max_pressure`]
+/// estimates them.
+fn pressure(f: &Function) -> u32 {
+    let cfg = ptx_ir::ControlFlowGraph::compute(f);
+    let live = ptx_ir::liveness::Liveness::compute(f, &cfg);
+    ptx_ir::liveness::max_pressure(f, &live)
+}
+
+impl Lop3Fuse {
+    /// The mapping of every block of `f`.
+    fn fuse(&self, f: &mut Function, target: Option<crate::TargetInfo>) -> Preserved {
+        // A debug build (`nvcc -G`) is compiled by ptxas without its own
+        // logic fusion: every saving counts there.
+        let ptxas_fuses = !target.is_some_and(|t| t.debug);
         let blocks: Vec<_> = f.layout.blocks().collect();
         let uses = f.uses();
         let mut copies = FxHashMap::default();
         let mut changed = false;
         for &b in &blocks {
             let insts: Vec<Inst> = f.layout.block_insts(b).collect();
-            changed |= fuse_block(f, &insts, &uses, &mut copies, *self);
+            changed |= fuse_block(f, &insts, &uses, &mut copies, *self, ptxas_fuses);
         }
         crate::rewrite::replace_all_uses(f, &copies);
-        if target.is_some_and(|t| t.sm >= 70 && t.ptx >= (8, 2)) {
+        // ptxas folds `setp.ne x, 0` into its own LOP3 (a predicate
+        // output), so under skip-small that is no gain either.
+        if !self.skip_small && target.is_some_and(|t| t.sm >= 70 && t.ptx >= (8, 2)) {
             let uses = f.uses();
             for &b in &blocks {
                 let insts: Vec<Inst> = f.layout.block_insts(b).collect();

@@ -52,6 +52,14 @@ fn cache() -> &'static Mutex<FxHashMap<Key, Option<synth::Network>>> {
     CACHE.get_or_init(|| Mutex::new(FxHashMap::default()))
 }
 
+/// Empties the process-wide cache of synthesised windows (benchmarks time
+/// a cold run with it).
+pub fn clear_cache() {
+    if let Ok(mut c) = cache().lock() {
+        c.clear();
+    }
+}
+
 fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth::Network> {
     let key = (inputs, tables.to_vec(), caps.to_vec());
     if let Some(hit) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {

@@ -16,6 +16,7 @@ pub(super) fn fuse_block(
     uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
     copies: &mut FxHashMap<Value, Value>,
     how: Lop3Fuse,
+    ptxas_fuses: bool,
 ) -> bool {
     let skip_small = how.skip_small;
     let net = build(f, insts, uses);
@@ -40,12 +41,18 @@ pub(super) fn fuse_block(
         let m = c.leaves().iter().map(|&l| depth[l as usize]).max();
         depth[net.node_sig[n] as usize] = cut_delay(&net, n, c) + m.unwrap_or(0);
     }
-    // Per component: (instructions, deepest output) before and after.
+    // Per component: (instructions, deepest output) before and after;
+    // under skip-small, "before" is what ptxas's own fusion makes of it.
     let comp = components(&net);
+    let fused = if skip_small && ptxas_fuses {
+        ptxas_fusion(&net)
+    } else {
+        (0..net.nodes.len()).map(|n| !net.synthetic(n)).collect()
+    };
     let mut score: FxHashMap<u32, (Score, Score)> = FxHashMap::default();
     for (n, node) in net.nodes.iter().enumerate() {
         let e = score.entry(comp[n]).or_default();
-        e.0 .0 += u32::from(!net.synthetic(n));
+        e.0 .0 += u32::from(fused[n]);
         e.1 .0 += if covered[n] > 0 {
             cut_cost(&net, n, &best[n])
         } else {
@@ -245,6 +252,78 @@ pub(super) fn fuse_block(
         f.layout.remove_inst(i);
     }
     true
+}
+
+/// Which original nodes stay instructions when ptxas fuses the logic as
+/// written into its own `LOP3`s, as a greedy model: in block order, a node
+/// absorbs each fanin node read only by it (and not an output) while the
+/// union of their operands stays within three, at most one of them an
+/// immediate (`LOP3` takes one in its `b` slot). Under `skip-small` a
+/// piece is rewritten only when it beats this, not the PTX count: what
+/// ptxas gets anyway is no gain.
+fn ptxas_fusion(net: &Network) -> Vec<bool> {
+    let nodes = net.nodes.len();
+    let mut readers = vec![0u32; nodes];
+    for (n, node) in net.nodes.iter().enumerate() {
+        if net.synthetic(n) {
+            continue;
+        }
+        for x in &node.fanins {
+            if let Fanin::Sig(s) = *x {
+                if let Some(m) = net.node_of(s) {
+                    readers[m] += 1;
+                }
+            }
+        }
+    }
+    let mut leaves: Vec<SmallVec<[u32; 3]>> = vec![SmallVec::new(); nodes];
+    let mut stays = vec![false; nodes];
+    let imm = |s: u32| matches!(net.sigs[s as usize], Sig::Leaf(Leaf::Imm(_)));
+    for n in 0..nodes {
+        if net.synthetic(n) {
+            continue;
+        }
+        stays[n] = true;
+        // Start from the operands; absorb fanin nodes while the union stays
+        // within three operands, at most one an immediate.
+        let node = &net.nodes[n];
+        let mut mine: SmallVec<[u32; 4]> = SmallVec::new();
+        for x in &node.fanins {
+            if let Fanin::Sig(s) = *x {
+                if !mine.contains(&s) {
+                    mine.push(s);
+                }
+            }
+        }
+        let mut absorbed: SmallVec<[usize; 3]> = SmallVec::new();
+        for x in &node.fanins {
+            let Fanin::Sig(s) = *x else { continue };
+            let Some(m) = net.node_of(s).filter(|&m| {
+                readers[m] == 1
+                    && !net.nodes[m].output
+                    && !net.synthetic(m)
+                    && absorbable(net, m, n)
+                    && !absorbed.contains(&m)
+            }) else {
+                continue;
+            };
+            let mut union: SmallVec<[u32; 4]> = mine.iter().copied().filter(|&l| l != s).collect();
+            for &l in &leaves[m] {
+                if !union.contains(&l) {
+                    union.push(l);
+                }
+            }
+            if union.len() <= 3 && union.iter().filter(|&&l| imm(l)).count() <= 1 {
+                mine = union;
+                absorbed.push(m);
+            }
+        }
+        for m in absorbed {
+            stays[m] = false;
+        }
+        leaves[n] = mine.into_iter().collect();
+    }
+    stays
 }
 
 /// Maps both the plain network and the one with structural choices, and

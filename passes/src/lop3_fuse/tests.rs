@@ -258,3 +258,14 @@ fn balancing_shares_a_priority_chain() {
         logic_count(&plain)
     );
 }
+
+#[test]
+fn register_pressure_counts_live_units() {
+    // After the load four 32-bit values and the 64-bit pointer are live
+    // (six units); the adds only narrow that.
+    let src = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<2>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\nsetp.ne.s32 %p1, %r1, 0;\nadd.s32 %r5, %r1, %r2;\nadd.s32 %r6, %r3, %r4;\nadd.s32 %r7, %r5, %r6;\n@%p1 st.global.u32 [%rd1], %r7;\nret;\n}\n";
+    let m = ptx_parse::parse_module(src).unwrap();
+    let f = m.functions().next().unwrap();
+    // The predicate counts for nothing: still six.
+    assert_eq!(pressure(f), 6);
+}

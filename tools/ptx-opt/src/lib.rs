@@ -129,6 +129,8 @@ struct Back<'c> {
     /// The module's `.version` and first `.target` word, as seen so far.
     version: (u32, u32),
     sm: Option<String>,
+    /// The module's `.target` has `debug`.
+    debug: bool,
     /// The newest PTX version a pass asked for.
     required: Option<(u32, u32)>,
     out_of_ssa: OutOfSsaReport,
@@ -147,7 +149,8 @@ impl Back<'_> {
                 self.sm = words
                     .iter()
                     .find(|w| w.starts_with("sm_"))
-                    .map(|w| w.to_string())
+                    .map(|w| w.to_string());
+                self.debug = words.iter().any(|w| &**w == "debug");
             }
             _ => {}
         }
@@ -208,7 +211,11 @@ impl Back<'_> {
                     .target
                     .as_deref()
                     .or(self.sm.as_deref())
-                    .and_then(|sm| TargetInfo::parse(sm, self.version));
+                    .and_then(|sm| TargetInfo::parse(sm, self.version))
+                    .map(|t| TargetInfo {
+                        debug: self.debug,
+                        ..t
+                    });
                 if self.cfg.instrumentation.check_each.is_some() {
                     original = Some(f.clone());
                 }
@@ -474,6 +481,7 @@ impl<'c> Back<'c> {
             after: BTreeMap::new(),
             version: (0, 0),
             sm: None,
+            debug: false,
             required: None,
             out_of_ssa: OutOfSsaReport::default(),
             header: String::new(),
