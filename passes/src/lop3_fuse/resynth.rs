@@ -167,8 +167,7 @@ pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit
         .into_iter()
         .filter_map(|(cut, members)| {
             let (gates, outputs) = window(aig, &cut, &members, &refs, &root)?;
-            (gates.len() >= MIN_GATES && gates.len() > 2 * outputs.len())
-                .then_some((cut, gates, outputs))
+            worth(cut.len(), gates.len(), outputs.len()).then_some((cut, gates, outputs))
         })
         .collect();
     windows.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
@@ -217,6 +216,17 @@ pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit
         }
     }
     out
+}
+
+/// Whether a window of `gates` gates, `inputs` inputs and `outputs`
+/// outputs is dense enough to be worth synthesising: a network needs a
+/// LUT per output at least, and logic that is already lean (adders: about
+/// three gates per output) comes back no smaller; wider windows cost more
+/// to synthesise and need to be denser still.
+fn worth(inputs: usize, gates: usize, outputs: usize) -> bool {
+    let dense = gates >= 3 * outputs + inputs;
+    let wide_ok = inputs <= 6 || gates >= 8 * inputs;
+    gates >= MIN_GATES && dense && wide_ok
 }
 
 /// The reconvergence-driven cut of gate `n`: the cone grows by the

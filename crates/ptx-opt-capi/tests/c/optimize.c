@@ -15,7 +15,12 @@ static const char *kernel =
 int main(void) {
     PtxOptContext *ctx = ptx_opt_context_new();
     if (!ctx) return 10;
+    /* -O3 leaves this mux alone: ptxas fuses it into one LOP3 by itself. */
     if (ptx_opt_run(ctx, kernel, "default<O3>", "sm_80") != PTX_OPT_OK) {
+        fprintf(stderr, "run failed: %s\n", ptx_opt_error(ctx));
+        return 18;
+    }
+    if (ptx_opt_run(ctx, kernel, "dce,lop3-fuse", "sm_80") != PTX_OPT_OK) {
         fprintf(stderr, "run failed: %s\n", ptx_opt_error(ctx));
         return 11;
     }
