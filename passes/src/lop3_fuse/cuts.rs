@@ -142,6 +142,10 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
         }
     }
     let mut out: Vec<Cut> = vec![Cut::trivial(me)];
+    // The leaf signature of each cut in `out`, so that most comparisons
+    // between cuts (duplicates, dominance) take one word test.
+    let leaf_sig = |c: &Cut| c.leaves().iter().fold(0u64, |a, &x| a | 1 << (x % 64));
+    let mut out_sig: Vec<u64> = vec![leaf_sig(&out[0])];
     let mut pick: SmallVec<[usize; 3]> = smallvec![0; lists.len()];
     // One bit per leaf (modulo 64): more than four bits set in the union of
     // the picked cuts' signatures means more than four leaves, so most
@@ -206,8 +210,14 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
                 tt,
                 extra: 0,
             });
-            if !out[1..].iter().any(|o| o.leaves() == c.leaves()) {
+            let cs = leaf_sig(&c);
+            let known = out[1..]
+                .iter()
+                .zip(&out_sig[1..])
+                .any(|(o, &os)| os == cs && o.leaves() == c.leaves());
+            if !known {
                 out.push(c);
+                out_sig.push(cs);
             }
         }
         // Next combination.
@@ -221,15 +231,19 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
         break;
     }
     // Drop cuts that contain another cut's leaves.
-    let dominated = |c: &Cut, out: &[Cut]| {
-        out[1..]
-            .iter()
-            .any(|o| o != c && o.n < c.n && o.leaves().iter().all(|l| c.leaves().contains(l)))
+    let dominated = |c: &Cut, cs: u64| {
+        out[1..].iter().zip(&out_sig[1..]).any(|(o, &os)| {
+            o.n < c.n
+                && os & !cs == 0
+                && o != c
+                && o.leaves().iter().all(|l| c.leaves().contains(l))
+        })
     };
     let keep: Vec<Cut> = out[1..]
         .iter()
-        .filter(|c| !dominated(c, &out))
-        .copied()
+        .zip(&out_sig[1..])
+        .filter(|(c, &cs)| !dominated(c, cs))
+        .map(|(c, _)| *c)
         .collect();
     out.truncate(1);
     out.extend(keep);

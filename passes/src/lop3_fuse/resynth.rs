@@ -144,6 +144,7 @@ pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit
         }
     }
     let mut groups: FxHashMap<SmallVec<[u32; 8]>, Vec<u32>> = FxHashMap::default();
+    let mut marks = Marks::new(old);
     for n in 0..old {
         if !live(n) || !is_logic(aig, n) {
             continue;
@@ -155,7 +156,7 @@ pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit
             Some(_) => {}
             None => {
                 // Inside wide logic: the reconvergence-driven cut.
-                if let Some(c) = reconvergent_cut(aig, n, &live) {
+                if let Some(c) = reconvergent_cut(aig, n, &live, &mut marks) {
                     groups.entry(c).or_default().push(n as u32);
                 }
             }
@@ -238,20 +239,23 @@ fn reconvergent_cut(
     aig: &Aig,
     n: usize,
     live: &dyn Fn(usize) -> bool,
+    marks: &mut Marks,
 ) -> Option<SmallVec<[u32; 8]>> {
+    let (inside, front) = marks.next();
     let mut frontier: SmallVec<[u32; 16]> = SmallVec::new();
-    let mut inside: FxHashSet<u32> = FxHashSet::default();
-    inside.insert(n as u32);
+    let mut cone = 1usize;
+    marks.mark[n] = inside;
     for l in aig.fanins(n) {
-        let f = node(l) as u32;
-        if f != 0 && !frontier.contains(&f) {
-            frontier.push(f);
+        let f = node(l);
+        if f != 0 && marks.mark[f] != front {
+            marks.mark[f] = front;
+            frontier.push(f as u32);
         }
     }
     let mut best: Option<(i64, usize, SmallVec<[u32; 8]>)> = None;
     loop {
-        if frontier.len() <= CUT_INPUTS && inside.len() >= 2 {
-            let score = inside.len() as i64 - frontier.len() as i64;
+        if frontier.len() <= CUT_INPUTS && cone >= 2 {
+            let score = cone as i64 - frontier.len() as i64;
             let better = best.as_ref().is_none_or(|b| {
                 (score, std::cmp::Reverse(frontier.len())) > (b.0, std::cmp::Reverse(b.1))
             });
@@ -268,9 +272,10 @@ fn reconvergent_cut(
             let mut new = 0i32;
             let mut seen: SmallVec<[u32; 3]> = SmallVec::new();
             for l in aig.fanins(f) {
-                let g = node(l) as u32;
-                if g != 0 && !frontier.contains(&g) && !inside.contains(&g) && !seen.contains(&g) {
-                    seen.push(g);
+                let g = node(l);
+                let m = marks.mark[g];
+                if g != 0 && m != front && m != inside && !seen.contains(&(g as u32)) {
+                    seen.push(g as u32);
                     new += 1;
                 }
             }
@@ -284,21 +289,50 @@ fn reconvergent_cut(
             }
         }
         let Some((_, _, k)) = pick else { break };
-        let f = frontier.swap_remove(k);
-        inside.insert(f);
-        for l in aig.fanins(f as usize) {
-            let g = node(l) as u32;
-            if g != 0 && !frontier.contains(&g) && !inside.contains(&g) {
-                frontier.push(g);
+        let f = frontier.swap_remove(k) as usize;
+        marks.mark[f] = inside;
+        cone += 1;
+        for l in aig.fanins(f) {
+            let g = node(l);
+            let m = marks.mark[g];
+            if g != 0 && m != front && m != inside {
+                marks.mark[g] = front;
+                frontier.push(g as u32);
             }
         }
-        if inside.len() > MAX_CONE {
+        if cone > MAX_CONE {
             break;
         }
     }
     let (_, _, mut cut) = best?;
     cut.sort_unstable();
     Some(cut)
+}
+
+/// Per-gate marks for [`reconvergent_cut`], renewed per search by
+/// moving to fresh stamp values instead of clearing.
+struct Marks {
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl Marks {
+    fn new(len: usize) -> Self {
+        Marks {
+            mark: vec![0; len],
+            stamp: 0,
+        }
+    }
+
+    /// Fresh (inside, frontier) stamps.
+    fn next(&mut self) -> (u32, u32) {
+        if self.stamp >= u32::MAX - 2 {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 2;
+        (self.stamp - 1, self.stamp)
+    }
 }
 
 /// The gates between `members` and `cut` (ascending) and the outputs
