@@ -26,7 +26,7 @@
 //! further up are short. Each query stops after [`QUERY_CONFLICTS`]
 //! conflicts, a node tries at most [`TRIES`] candidates, the stage stops
 //! refining after [`MAX_COUNTEREXAMPLES`] and proving after
-//! [`TOTAL_CONFLICTS`], and the solver is started afresh when it holds
+//! [`TOTAL_CONFLICTS`] or [`TOTAL_PROPAGATIONS`], and the solver is started afresh when it holds
 //! [`RECYCLE_VARS`] variables (a model assigns every one).
 //!
 //! Only unguarded nodes take part (a guarded node's value depends on its
@@ -53,6 +53,11 @@ const TOTAL_CONFLICTS: u64 = 200_000;
 const SYNTHETIC_QUERY_CONFLICTS: u64 = 50;
 const SYNTHETIC_TOTAL_CONFLICTS: u64 = 20_000;
 const SYNTHETIC_COUNTEREXAMPLES: usize = 256;
+/// Propagations all queries of one network may take: on deep logic over
+/// few inputs (a 100,000-node random network over four words) every cone
+/// is most of the network, and each model assigns all of it, so queries
+/// cost by their size rather than by their conflicts.
+const TOTAL_PROPAGATIONS: u64 = 20_000_000;
 /// Solver size at which it is started afresh.
 const RECYCLE_VARS: u32 = 3000;
 
@@ -240,7 +245,9 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
                 .filter(|&m| free(m))
             {
                 out[n] = Some((m as u32, !polarity));
-                strash.insert(shape, (m as u32, !polarity));
+                // The shape (with the fanin's polarity taken out) is the
+                // head's complement, whatever this node's polarity.
+                strash.insert(shape, (m as u32, true));
                 continue;
             }
         }
@@ -258,7 +265,7 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
         } else {
             (TRIES, QUERY_CONFLICTS, TOTAL_CONFLICTS, MAX_COUNTEREXAMPLES)
         };
-        while cnf.conflicts <= total {
+        while cnf.conflicts <= total && cnf.propagations <= TOTAL_PROPAGATIONS {
             let skip = word(examples);
             let sig = sim.sig(s);
             let flip = sig[0] & 1 == 1;
@@ -286,10 +293,11 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
             if cnf.vars() > recycle_at {
                 // A fresh solver; the cones it needs are encoded again,
                 // so the next recycling waits until it has doubled.
-                let (spent, queries) = (cnf.conflicts, cnf.queries);
+                let (spent, queries, propagations) = (cnf.conflicts, cnf.queries, cnf.propagations);
                 cnf = Cnf::new(net);
                 cnf.conflicts = spent;
                 cnf.queries = queries;
+                cnf.propagations = propagations;
                 recycle_at = u32::MAX;
             }
             let a = cnf.lit(s as u32, &out, &consts);
@@ -379,6 +387,7 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
         examples,
         conflicts = cnf.conflicts,
         queries = cnf.queries,
+        propagations = cnf.propagations,
         constants = consts.iter().filter(|c| c.is_some()).count(),
         "functional reduction"
     );

@@ -12,10 +12,13 @@
 //!    and simulation signatures and proved with SAT ([`sat`]), may take
 //!    that node's cuts; nodes proved constant fold into their readers.
 //! 3. [`choices`]: structural choices. The logic's XAIG ([`aig`]) is
-//!    balanced ([`balance`]); the new structure joins the network as
-//!    synthetic nodes, each restructured node may take its version's
-//!    cuts, and the network is mapped with and without them, the better
-//!    cover kept piece by piece.
+//!    balanced ([`balance`]), its xor logic rebuilt with shared terms
+//!    ([`linear`]), and small dense windows (S-boxes) resynthesised from
+//!    their truth tables ([`resynth`], [`synth`]); the new structure
+//!    joins the network as synthetic nodes, each restructured node may
+//!    take its version's cuts (a window's versions as one group), and the
+//!    network is mapped with and without them, the better cover kept
+//!    piece by piece.
 //! 4. [`cuts`] and [`truth`]: every node's priority cuts of at most four
 //!    leaves (at most [`MAX_CUTS`] each), with truth tables; a four-leaf
 //!    cut costs the two or three lop3s of its decomposition.

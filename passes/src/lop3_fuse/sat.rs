@@ -57,6 +57,10 @@ pub(super) struct Cnf<'n> {
     pub(super) conflicts: u64,
     /// Queries so far.
     pub(super) queries: u64,
+    /// Propagations spent so far, over all queries: what a query costs
+    /// when its cone is large (a model assigns every variable), however
+    /// few its conflicts.
+    pub(super) propagations: u64,
 }
 
 impl<'n> Cnf<'n> {
@@ -72,6 +76,7 @@ impl<'n> Cnf<'n> {
             stack: Vec::new(),
             conflicts: 0,
             queries: 0,
+            propagations: 0,
         }
     }
 
@@ -202,8 +207,10 @@ impl<'n> Cnf<'n> {
         cb.learnt = 0;
         cb.limit = conflicts;
         self.queries += 1;
+        let before = self.solver.num_propagations();
         let r = self.solver.solve_limited(assumptions);
         self.conflicts += self.solver.cb().learnt;
+        self.propagations += self.solver.num_propagations() - before;
         if r == lbool::FALSE {
             Answer::Proved
         } else if r == lbool::TRUE {
