@@ -49,6 +49,12 @@ impl TargetInfo {
         feature.allowed(sm, ptx_target::PtxVersion(self.ptx.0, self.ptx.1))
     }
 
+    /// Whether a `.target` directive's words ask for a debug build
+    /// (`nvcc -G` writes `debug`).
+    pub fn is_debug(words: &[Box<str>]) -> bool {
+        words.iter().any(|w| &**w == "debug")
+    }
+
     /// Reads `sm_XX` (with an optional `a`/`f` suffix) and a version.
     pub fn parse(sm: &str, ptx: (u32, u32)) -> Option<TargetInfo> {
         let digits = sm.strip_prefix("sm_")?.trim_end_matches(['a', 'f']);

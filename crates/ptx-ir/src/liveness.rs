@@ -243,6 +243,7 @@ pub fn max_pressure(func: &Function, live: &Liveness) -> u32 {
     };
     let mut set: rustc_hash::FxHashSet<Value> = rustc_hash::FxHashSet::default();
     let mut worst = 0;
+    let mut insts: Vec<crate::Inst> = Vec::new();
     for b in func.layout.blocks() {
         set.clear();
         let mut now = 0u32;
@@ -252,7 +253,8 @@ pub fn max_pressure(func: &Function, live: &Liveness) -> u32 {
             }
         });
         worst = worst.max(now);
-        let insts: Vec<crate::Inst> = func.layout.block_insts(b).collect();
+        insts.clear();
+        insts.extend(func.layout.block_insts(b));
         for &i in insts.iter().rev() {
             let d = &func.dfg.insts[i];
             for &r in &d.results {

@@ -21,6 +21,11 @@ impl Cut {
     pub(super) fn leaves(&self) -> &[u32] {
         &self.leaves[..self.n as usize]
     }
+    /// One bit per leaf (modulo 64): a cut whose signature has a bit
+    /// another's lacks has a leaf the other lacks.
+    pub(super) fn leaf_sig(&self) -> u64 {
+        self.leaves().iter().fold(0u64, |a, &x| a | 1 << (x % 64))
+    }
     pub(super) fn trivial(s: u32) -> Cut {
         Cut {
             leaves: [s, 0, 0, 0],
@@ -144,8 +149,7 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
     let mut out: Vec<Cut> = vec![Cut::trivial(me)];
     // The leaf signature of each cut in `out`, so that most comparisons
     // between cuts (duplicates, dominance) take one word test.
-    let leaf_sig = |c: &Cut| c.leaves().iter().fold(0u64, |a, &x| a | 1 << (x % 64));
-    let mut out_sig: Vec<u64> = vec![leaf_sig(&out[0])];
+    let mut out_sig: Vec<u64> = vec![out[0].leaf_sig()];
     let mut pick: SmallVec<[usize; 3]> = smallvec![0; lists.len()];
     // One bit per leaf (modulo 64): more than four bits set in the union of
     // the picked cuts' signatures means more than four leaves, so most
@@ -157,9 +161,7 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
             if consts[k].is_some() {
                 smallvec![0; l.len()]
             } else {
-                l.iter()
-                    .map(|c| c.leaves().iter().fold(0u64, |a, &x| a | 1 << (x % 64)))
-                    .collect()
+                l.iter().map(Cut::leaf_sig).collect()
             }
         })
         .collect();
@@ -210,7 +212,7 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
                 tt,
                 extra: 0,
             });
-            let cs = leaf_sig(&c);
+            let cs = c.leaf_sig();
             let known = out[1..]
                 .iter()
                 .zip(&out_sig[1..])

@@ -26,8 +26,9 @@
 //! further up are short. Each query stops after [`QUERY_CONFLICTS`]
 //! conflicts, a node tries at most [`TRIES`] candidates, the stage stops
 //! refining after [`MAX_COUNTEREXAMPLES`] and proving after
-//! [`TOTAL_CONFLICTS`] or [`TOTAL_PROPAGATIONS`], and the solver is started afresh when it holds
-//! [`RECYCLE_VARS`] variables (a model assigns every one).
+//! [`TOTAL_CONFLICTS`] or [`TOTAL_PROPAGATIONS`], and the solver is
+//! started afresh when it holds [`RECYCLE_VARS`] variables (a model
+//! assigns every one).
 //!
 //! Only unguarded nodes take part (a guarded node's value depends on its
 //! old value); guarded nodes count as inputs.
@@ -293,11 +294,7 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
             if cnf.vars() > recycle_at {
                 // A fresh solver; the cones it needs are encoded again,
                 // so the next recycling waits until it has doubled.
-                let (spent, queries, propagations) = (cnf.conflicts, cnf.queries, cnf.propagations);
-                cnf = Cnf::new(net);
-                cnf.conflicts = spent;
-                cnf.queries = queries;
-                cnf.propagations = propagations;
+                cnf.restart();
                 recycle_at = u32::MAX;
             }
             let a = cnf.lit(s as u32, &out, &consts);

@@ -164,17 +164,19 @@ impl Pass for Lop3Fuse {
         if p1 <= allowed {
             return Preserved::Cfg;
         }
-        *f = before.clone();
-        if !self.no_choices {
-            let plain = Lop3Fuse {
-                no_choices: true,
-                ..*self
-            };
-            if plain.fuse(f, target).changed() && pressure(f) <= allowed {
-                return Preserved::Cfg;
-            }
+        if self.no_choices {
             *f = before;
+            return Preserved::All;
         }
+        *f = before.clone();
+        let plain = Lop3Fuse {
+            no_choices: true,
+            ..*self
+        };
+        if plain.fuse(f, target).changed() && pressure(f) <= allowed {
+            return Preserved::Cfg;
+        }
+        *f = before;
         Preserved::All
     }
 }

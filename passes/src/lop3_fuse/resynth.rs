@@ -13,9 +13,10 @@
 //! while at most [`CUT_INPUTS`] signals), gates that reach the same cut
 //! grouped (the four outputs of a DES S-box behind its six key xors).
 //!
-//! **Cost.** A window is synthesised only when it has at least
-//! [`MIN_GATES`] gates and more than two per output, with fewer output
-//! orders for more inputs; results are cached by their truth tables for
+//! **Cost.** A window is synthesised only when it is dense enough to
+//! shrink ([`worth`]: at least [`MIN_GATES`] gates, three per output plus
+//! one per input, more for wide windows), with fewer output orders for
+//! more inputs; results are cached by their truth tables for
 //! the whole process (a kernel unrolled 16 times has its S-boxes 16
 //! times), and a window's version is offered only when it has at most
 //! half as many LUTs as the window has gates.

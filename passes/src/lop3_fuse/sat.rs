@@ -80,6 +80,17 @@ impl<'n> Cnf<'n> {
         }
     }
 
+    /// A fresh solver over the same network (no clauses encoded yet) that
+    /// keeps the counters of what was spent.
+    pub(super) fn restart(&mut self) {
+        *self = Cnf {
+            conflicts: self.conflicts,
+            queries: self.queries,
+            propagations: self.propagations,
+            ..Cnf::new(self.net)
+        };
+    }
+
     /// Variables in the solver (a caller may start a fresh one when this
     /// grows, since a model assigns every variable).
     pub(super) fn vars(&self) -> u32 {

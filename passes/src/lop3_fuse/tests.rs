@@ -156,20 +156,30 @@ fn equivalent_logic_is_computed_once() {
     assert_eq!(logic, 2, "{out}");
 }
 
-#[test]
-fn equivalences_are_proved_with_their_polarity() {
-    let full = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<200>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n\
-        xor.b32 %r5, %r1, %r2;\nnot.b32 %r6, %r1;\nxor.b32 %r7, %r6, %r2;\nand.b32 %r8, %r1, %r3;\n\
-        st.global.u32 [%rd1], %r5;\nst.global.u32 [%rd1+4], %r7;\nst.global.u32 [%rd1+8], %r8;\nret;\n}\n";
-    let m = ptx_parse::parse_module(full).unwrap();
+/// The network (functional reduction done) of `body`, a kernel's logic
+/// after four words are loaded into `%r1`..`%r4` from `[%rd1]`.
+fn network(body: &str) -> Network {
+    let full = format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+         .reg .b32 %r<200>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
+         ld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n{body}\nret;\n}}\n"
+    );
+    let m = ptx_parse::parse_module(&full).unwrap();
     let f = m.functions().next().unwrap();
     let insts: Vec<Inst> = f
         .layout
         .blocks()
         .flat_map(|b| f.layout.block_insts(b).collect::<Vec<_>>())
         .collect();
-    let uses = f.uses();
-    let net = build(f, &insts, &uses);
+    build(f, &insts, &f.uses())
+}
+
+#[test]
+fn equivalences_are_proved_with_their_polarity() {
+    let net = network(
+        "xor.b32 %r5, %r1, %r2;\nnot.b32 %r6, %r1;\nxor.b32 %r7, %r6, %r2;\nand.b32 %r8, %r1, %r3;\n\
+         st.global.u32 [%rd1], %r5;\nst.global.u32 [%rd1+4], %r7;\nst.global.u32 [%rd1+8], %r8;",
+    );
     // Nodes: 0 = a ^ b, 1 = ~a, 2 = ~a ^ b (the complement of node 0), 3.
     assert_eq!(net.equiv[2], Some((0, true)), "{:?}", net.equiv);
     assert_eq!(net.equiv.iter().filter(|e| e.is_some()).count(), 1);
@@ -183,19 +193,11 @@ fn equivalences_are_proved_with_their_polarity() {
 /// piece to the simulation check, which refused it.)
 #[test]
 fn a_not_of_a_complemented_class_keeps_the_head_polarity() {
-    let full = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<200>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n\
-        and.b32 %r5, %r1, %r2;\nnot.b32 %r6, %r1;\nnot.b32 %r7, %r2;\nor.b32 %r8, %r6, %r7;\n\
-        not.b32 %r9, %r8;\nnot.b32 %r10, %r5;\n\
-        st.global.u32 [%rd1], %r5;\nst.global.u32 [%rd1+4], %r9;\nst.global.u32 [%rd1+8], %r10;\nret;\n}\n";
-    let m = ptx_parse::parse_module(full).unwrap();
-    let f = m.functions().next().unwrap();
-    let insts: Vec<Inst> = f
-        .layout
-        .blocks()
-        .flat_map(|b| f.layout.block_insts(b).collect::<Vec<_>>())
-        .collect();
-    let uses = f.uses();
-    let net = build(f, &insts, &uses);
+    let net = network(
+        "and.b32 %r5, %r1, %r2;\nnot.b32 %r6, %r1;\nnot.b32 %r7, %r2;\nor.b32 %r8, %r6, %r7;\n\
+         not.b32 %r9, %r8;\nnot.b32 %r10, %r5;\n\
+         st.global.u32 [%rd1], %r5;\nst.global.u32 [%rd1+4], %r9;\nst.global.u32 [%rd1+8], %r10;",
+    );
     // Nodes: 0 = a & b, 1 = ~a, 2 = ~b, 3 = ~a | ~b (node 0's
     // complement), 4 = ~node 3 (node 0), 5 = ~node 0.
     assert_eq!(net.equiv[3], Some((0, true)), "{:?}", net.equiv);

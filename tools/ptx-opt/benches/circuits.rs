@@ -163,10 +163,43 @@ struct Suite<'a> {
 }
 
 impl Suite<'_> {
+    /// Checks `out` (our PTX of `net`) against `net`: by simulation
+    /// (every input assignment up to [`sim::EXHAUSTIVE_INPUTS`] inputs,
+    /// else random vectors), then by ABC's proof. The text for the
+    /// table, and whether the check passed.
+    fn check(&self, name: &str, net: &Netlist, out: &str) -> (String, bool) {
+        let out_names: Vec<String> = net.outputs.iter().map(|o| o.0.clone()).collect();
+        let ours = match ptx::from_ptx(out, &net.inputs, &out_names) {
+            Err(e) => return (format!("unreadable: {e}"), false),
+            Ok(ours) => ours,
+        };
+        match sim::equivalent(net, &ours, 64) {
+            Err(e) => return (e, false),
+            Ok(Some((o, _))) => return (format!("output {o} differs"), false),
+            Ok(None) => {}
+        }
+        let sim = if net.inputs.len() <= sim::EXHAUSTIVE_INPUTS {
+            "exhaustive"
+        } else {
+            "4096 random"
+        };
+        let proof = self.abc.and_then(|abc| {
+            let a = self.tmp.join(format!("{name}.in.aig"));
+            let b = self.tmp.join(format!("{name}.out.aig"));
+            std::fs::write(&a, aiger::write(net)).ok()?;
+            std::fs::write(&b, aiger::write(&ours)).ok()?;
+            abc_cec(abc, &a, &b)
+        });
+        match proof {
+            Some((true, how)) => (format!("{sim} + {how}"), true),
+            Some((false, how)) => (format!("{how}: NOT EQUIVALENT"), false),
+            None => (format!("{sim} (no proof in time)"), true),
+        }
+    }
+
     /// Maps and checks every netlist of `dir`, printing a row each.
     fn run(&self, dir: &Path, what: &str) -> Vec<Row> {
-        let (abc, tmp, cfg, markdown, only) =
-            (self.abc, self.tmp, self.cfg, self.markdown, self.only);
+        let (abc, cfg, markdown, only) = (self.abc, self.cfg, self.markdown, self.only);
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
             .expect("benches/circuits")
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -195,36 +228,7 @@ impl Suite<'_> {
                 };
                 secs = secs.min(t.elapsed().as_secs_f64());
             }
-            let in_names = net.inputs.clone();
-            let out_names: Vec<String> = net.outputs.iter().map(|o| o.0.clone()).collect();
-            let (check, ok) = match ptx::from_ptx(&out, &in_names, &out_names) {
-                Err(e) => (format!("unreadable: {e}"), false),
-                Ok(ours) => match sim::equivalent(&net, &ours, 64) {
-                    Err(e) => (e, false),
-                    Ok(Some((o, _))) => (format!("output {o} differs"), false),
-                    Ok(None) => {
-                        let sim = if net.inputs.len() <= sim::EXHAUSTIVE_INPUTS {
-                            "exhaustive"
-                        } else {
-                            "4096 random"
-                        };
-                        let proof = abc.and_then(|abc| {
-                            let (a, b) = (
-                                tmp.join(format!("{name}.in.aig")),
-                                tmp.join(format!("{name}.out.aig")),
-                            );
-                            std::fs::write(&a, aiger::write(&net)).ok()?;
-                            std::fs::write(&b, aiger::write(&ours)).ok()?;
-                            abc_cec(abc, &a, &b)
-                        });
-                        match proof {
-                            Some((true, how)) => (format!("{sim} + {how}"), true),
-                            Some((false, how)) => (format!("{how}: NOT EQUIVALENT"), false),
-                            None => (format!("{sim} (no proof in time)"), true),
-                        }
-                    }
-                },
-            };
+            let (check, ok) = self.check(&name, &net, &out);
             let luts = |script: &str| abc.and_then(|abc| abc_luts(abc, file, script));
             let row = Row {
                 name,

@@ -114,10 +114,7 @@ impl Module {
                 .find(|w| w.starts_with("sm_"))
                 .map(|w| w.to_string())
         });
-        let debug = self
-            .ir
-            .target()
-            .is_some_and(|t| t.iter().any(|w| &**w == "debug"));
+        let debug = self.ir.target().is_some_and(TargetInfo::is_debug);
         sm.map(str::to_string)
             .or(own)
             .and_then(|s| TargetInfo::parse(&s, version))

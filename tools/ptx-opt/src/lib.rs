@@ -150,7 +150,7 @@ impl Back<'_> {
                     .iter()
                     .find(|w| w.starts_with("sm_"))
                     .map(|w| w.to_string());
-                self.debug = words.iter().any(|w| &**w == "debug");
+                self.debug = TargetInfo::is_debug(words);
             }
             _ => {}
         }
