@@ -78,26 +78,46 @@ struct Sim {
 }
 
 impl Sim {
-    fn sig(&self, s: usize) -> &[u64] {
-        &self.words[s * WORDS..(s + 1) * WORDS]
-    }
-
-    /// Recomputes word `k` of every node from the leaves' word `k`.
-    fn simulate(&mut self, net: &Network, k: usize) {
-        let mut v: SmallVec<[u64; 3]> = SmallVec::new();
+    /// Simulates every word, node by node (a node's words are adjacent).
+    fn simulate_all(&mut self, net: &Network) {
         for s in 0..net.sigs.len() {
             let Sig::Node(n) = net.sigs[s] else { continue };
             let node = &net.nodes[n as usize];
             if node.guard.is_some() {
                 continue;
             }
-            v.clear();
-            v.extend(node.fanins.iter().map(|x| match *x {
+            for k in 0..WORDS {
+                self.words[s * WORDS + k] = self.eval_word(node, k);
+            }
+        }
+    }
+
+    fn sig(&self, s: usize) -> &[u64] {
+        &self.words[s * WORDS..(s + 1) * WORDS]
+    }
+
+    /// Recomputes word `k` of every node from the leaves' word `k`.
+    fn simulate(&mut self, net: &Network, k: usize) {
+        for s in 0..net.sigs.len() {
+            let Sig::Node(n) = net.sigs[s] else { continue };
+            let node = &net.nodes[n as usize];
+            if node.guard.is_some() {
+                continue;
+            }
+            self.words[s * WORDS + k] = self.eval_word(node, k);
+        }
+    }
+
+    /// `node`'s word `k` from its fanins' words.
+    fn eval_word(&self, node: &Node, k: usize) -> u64 {
+        let mut v = [0u64; 3];
+        for (x, f) in v.iter_mut().zip(&node.fanins) {
+            *x = match *f {
                 Fanin::Const(c) => (c as i8 as i64) as u64,
                 Fanin::Sig(t) => self.words[t as usize * WORDS + k],
-            }));
-            self.words[s * WORDS + k] = eval(node.func, &v);
+            };
         }
+        eval(node.func, &v[..node.fanins.len()])
     }
 }
 
@@ -206,9 +226,7 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
             }
         }
     }
-    for k in 0..WORDS {
-        sim.simulate(net, k);
-    }
+    sim.simulate_all(net);
     let mut cnf = Cnf::new(net);
     let mut recycle_at = RECYCLE_VARS;
     let mut examples = 0usize;
@@ -290,6 +308,13 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
                 }
                 break;
             }
+            if candidate.is_none() && !constant {
+                // Nothing to prove: the node heads a class (its cone is
+                // encoded only when a query needs it).
+                classes.entry(k).or_default().push(n as u32);
+                heads.push(n as u32);
+                break;
+            }
             tries += 1;
             if cnf.vars() > recycle_at {
                 // A fresh solver; the cones it needs are encoded again,
@@ -302,12 +327,7 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
                 recycle_at = RECYCLE_VARS.max(2 * cnf.vars());
             }
             let answer = match candidate {
-                None if constant => cnf.constant(a, flip, query),
-                None => {
-                    classes.entry(k).or_default().push(n as u32);
-                    heads.push(n as u32);
-                    break;
-                }
+                None => cnf.constant(a, flip, query),
                 Some(m) => {
                     let t = net.node_sig[m as usize] as usize;
                     let complement = flip != (sim.sig(t)[0] & 1 == 1);
