@@ -2,7 +2,7 @@
 //! rewrite.
 
 use super::*;
-use ptx_ir::lut::apply32;
+use ptx_ir::lut::apply64;
 use smallvec::SmallVec;
 
 /// How a rewrite was checked.
@@ -18,21 +18,21 @@ pub(super) enum Checked {
 
 /// Buffers [`check_piece`] reuses between pieces: values before and
 /// after, and how each covered node is emitted.
-pub(super) type Scratch = (Vec<u32>, Vec<u32>, Vec<Emitted>);
+pub(super) type Scratch = (Vec<u64>, Vec<u64>, Vec<Emitted>);
 
-/// Random 32-bit words per leaf when a piece is too big to enumerate:
+/// Random 64-bit words per leaf when a piece is too big to enumerate:
 /// [`RANDOM_WORDS`], fewer (down to [`MIN_RANDOM_WORDS`]) for pieces so
 /// large that the words would cost more than [`RANDOM_WORK`] node
 /// evaluations.
-pub(super) const RANDOM_WORDS: usize = 256;
-pub(super) const MIN_RANDOM_WORDS: usize = 64;
-pub(super) const RANDOM_WORK: usize = 1 << 22;
+pub(super) const RANDOM_WORDS: usize = 128;
+pub(super) const MIN_RANDOM_WORDS: usize = 32;
+pub(super) const RANDOM_WORK: usize = 1 << 21;
 /// Node evaluations an exhaustive check may take per piece.
-pub(super) const EXHAUSTIVE_BUDGET: usize = 1 << 23;
+pub(super) const EXHAUSTIVE_BUDGET: usize = 1 << 22;
 
 /// Simulates one piece of logic (`nodes`, ascending) before and after on
 /// bit-parallel words: on every assignment of its leaves (bit `b` of word
-/// `w` is assignment `32w + b`) when at most [`EXHAUSTIVE_LEAVES`] leaves
+/// `w` is assignment `64w + b`) when at most [`EXHAUSTIVE_LEAVES`] leaves
 /// and the work fits [`EXHAUSTIVE_BUDGET`], else on random words. Leaves
 /// that are immediates count as free inputs, which is stronger than needed.
 pub(super) fn check_piece(
@@ -54,9 +54,9 @@ pub(super) fn check_piece(
         }
     }
     let exhaustive = leaves.len() <= EXHAUSTIVE_LEAVES
-        && nodes.len() * 2 * (1usize << leaves.len()) / 32 <= EXHAUSTIVE_BUDGET;
+        && nodes.len() * 2 * (1usize << leaves.len()) / 64 <= EXHAUSTIVE_BUDGET;
     let words = if exhaustive {
-        ((1usize << leaves.len()) / 32).max(1)
+        ((1usize << leaves.len()) / 64).max(1)
     } else {
         (RANDOM_WORK / nodes.len().max(1)).clamp(MIN_RANDOM_WORDS, RANDOM_WORDS)
     };
@@ -66,7 +66,7 @@ pub(super) fn check_piece(
         let mut z = rng;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) as u32
+        z ^ (z >> 31)
     };
     // Values of the piece's leaves and nodes; every slot read is written
     // first in this call, so the buffers are shared between pieces.
@@ -83,7 +83,7 @@ pub(super) fn check_piece(
     for w in 0..words {
         for (j, &s) in leaves.iter().enumerate() {
             let x = if exhaustive {
-                (0..32u32).fold(0, |acc, b| acc | ((((w as u32 * 32 + b) >> j) & 1) << b))
+                (0..64u64).fold(0, |acc, b| acc | ((((w as u64 * 64 + b) >> j) & 1) << b))
             } else {
                 next()
             };
@@ -92,11 +92,11 @@ pub(super) fn check_piece(
         }
         for &n in nodes {
             let node = &net.nodes[n];
-            let v: SmallVec<[u32; 3]> = node
+            let v: SmallVec<[u64; 3]> = node
                 .fanins
                 .iter()
                 .map(|x| match *x {
-                    Fanin::Const(c) => (c as i8 as i32) as u32,
+                    Fanin::Const(c) => (c as i8 as i64) as u64,
                     Fanin::Sig(t) => before[t as usize],
                 })
                 .collect();
@@ -105,7 +105,7 @@ pub(super) fn check_piece(
                 Func::Or => v[0] | v[1],
                 Func::Xor => v[0] ^ v[1],
                 Func::Not => !v[0],
-                Func::Lut(l) => apply32(v[0], v[1], v[2], l),
+                Func::Lut(l) => apply64(v[0], v[1], v[2], l),
             };
         }
         for &n in nodes {

@@ -3,8 +3,7 @@
 //! levels.
 
 use super::*;
-use ptx_ir::lut::apply32;
-use smallvec::{smallvec, SmallVec};
+use ptx_ir::lut::apply64;
 
 /// A cut: up to four leaf signals (ascending) and the node's function of
 /// them. A four-leaf cut costs the lop3s of its decomposition.
@@ -52,9 +51,9 @@ impl Emitted {
             Emitted::Lut(lut_of(c.tt, [0, 1, 2]))
         }
     }
-    pub(super) fn eval(self, x: [u32; 4]) -> u32 {
+    pub(super) fn eval(self, x: [u64; 4]) -> u64 {
         match self {
-            Emitted::Lut(l) => apply32(x[0], x[1], x[2], l),
+            Emitted::Lut(l) => apply64(x[0], x[1], x[2], l),
             Emitted::Decomp(d) => eval_decomp(d, x),
         }
     }
@@ -106,97 +105,140 @@ pub(super) fn reduce(mut c: Cut) -> Cut {
     c
 }
 
-/// All cuts of node `n` from its fanins' cuts (trivial cut first).
-pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> {
+/// The cuts of every signal, in one buffer: signal `s`'s are
+/// `all[start[s]..start[s + 1]]`, its trivial cut first. Signals are
+/// added in order.
+pub(super) struct CutSets {
+    all: Vec<Cut>,
+    start: Vec<u32>,
+}
+
+impl CutSets {
+    pub(super) fn with_capacity(signals: usize) -> Self {
+        let mut start = Vec::with_capacity(signals + 1);
+        start.push(0);
+        CutSets {
+            all: Vec::with_capacity(signals * (MAX_CUTS + 2)),
+            start,
+        }
+    }
+
+    /// Adds the cuts of the next signal.
+    pub(super) fn push(&mut self, cuts: &[Cut]) {
+        self.all.extend_from_slice(cuts);
+        self.start.push(self.all.len() as u32);
+    }
+
+    pub(super) fn of(&self, s: usize) -> &[Cut] {
+        &self.all[self.start[s] as usize..self.start[s + 1] as usize]
+    }
+}
+
+/// Buffers [`enumerate`] reuses from node to node.
+#[derive(Default)]
+pub(super) struct EnumScratch {
+    /// The leaf signature of each cut found so far, so that most
+    /// comparisons between cuts (duplicates, dominance) take one word test.
+    out_sig: Vec<u64>,
+    /// The leaf signature of each cut of each fanin.
+    sigs: [Vec<u64>; 3],
+    kept: Vec<Cut>,
+}
+
+/// The cut of no leaves a constant fanin contributes.
+const CONST_CUT: [Cut; 1] = [Cut {
+    leaves: [0; 4],
+    n: 0,
+    tt: 0,
+    extra: 0,
+}];
+
+/// All cuts of node `n` from its fanins' cuts (trivial cut first), into
+/// `out` (cleared first).
+pub(super) fn enumerate(
+    net: &Network,
+    cuts: &CutSets,
+    n: usize,
+    scratch: &mut EnumScratch,
+    out: &mut Vec<Cut>,
+) {
     let node = &net.nodes[n];
     let me = net.node_sig[n];
-    let mut consts: SmallVec<[Option<u8>; 3]> = SmallVec::new();
-    let mut owned: SmallVec<[Vec<Cut>; 3]> = SmallVec::new();
-    for x in &node.fanins {
-        match *x {
-            Fanin::Const(c) => {
-                consts.push(Some(c));
-                owned.push(Vec::new());
-            }
-            Fanin::Sig(s) => {
-                consts.push(None);
-                match net.node_of(s) {
-                    Some(m) if absorbable(net, m, n) => owned.push(Vec::new()),
-                    _ => owned.push(vec![Cut::trivial(s)]),
-                }
-            }
-        }
-    }
-    let trivial_only = vec![Cut {
-        leaves: [0; 4],
-        n: 0,
-        tt: 0,
-        extra: 0,
-    }];
-    let mut lists: SmallVec<[&[Cut]; 3]> = SmallVec::new();
+    let arity = node.fanins.len();
+    let mut consts: [Option<u8>; 3] = [None; 3];
+    let mut own = [Cut::trivial(0); 3];
+    let mut absorbed = [true; 3];
     for (k, x) in node.fanins.iter().enumerate() {
         match *x {
-            Fanin::Const(_) => lists.push(&trivial_only),
+            Fanin::Const(c) => consts[k] = Some(c),
             Fanin::Sig(s) => {
-                if owned[k].is_empty() {
-                    lists.push(&cuts[s as usize]);
-                } else {
-                    lists.push(&owned[k]);
+                if !net.node_of(s).is_some_and(|m| absorbable(net, m, n)) {
+                    own[k] = Cut::trivial(s);
+                    absorbed[k] = false;
                 }
             }
         }
     }
-    let mut out: Vec<Cut> = vec![Cut::trivial(me)];
-    // The leaf signature of each cut in `out`, so that most comparisons
-    // between cuts (duplicates, dominance) take one word test.
-    let mut out_sig: Vec<u64> = vec![out[0].leaf_sig()];
-    let mut pick: SmallVec<[usize; 3]> = smallvec![0; lists.len()];
+    let mut lists: [&[Cut]; 3] = [&[]; 3];
+    for (k, x) in node.fanins.iter().enumerate() {
+        lists[k] = match *x {
+            Fanin::Const(_) => &CONST_CUT,
+            Fanin::Sig(s) if absorbed[k] => cuts.of(s as usize),
+            Fanin::Sig(_) => std::slice::from_ref(&own[k]),
+        };
+    }
+    out.clear();
+    out.push(Cut::trivial(me));
+    let out_sig = &mut scratch.out_sig;
+    out_sig.clear();
+    out_sig.push(out[0].leaf_sig());
     // One bit per leaf (modulo 64): more than four bits set in the union of
     // the picked cuts' signatures means more than four leaves, so most
     // combinations that do not fit are rejected without building a union.
-    let sigs: SmallVec<[SmallVec<[u64; 20]>; 3]> = lists
-        .iter()
-        .enumerate()
-        .map(|(k, l)| {
-            if consts[k].is_some() {
-                smallvec![0; l.len()]
-            } else {
-                l.iter().map(Cut::leaf_sig).collect()
-            }
-        })
-        .collect();
+    for k in 0..arity {
+        let sigs = &mut scratch.sigs[k];
+        sigs.clear();
+        if consts[k].is_some() {
+            sigs.push(0);
+        } else {
+            sigs.extend(lists[k].iter().map(Cut::leaf_sig));
+        }
+    }
+    let sigs = &scratch.sigs;
+    let mut pick = [0usize; 3];
     'product: loop {
-        let sig = (0..lists.len()).fold(0u64, |a, k| a | sigs[k][pick[k]]);
+        let sig = (0..arity).fold(0u64, |a, k| a | sigs[k][pick[k]]);
         // The union of the picked cuts' leaves, if it fits.
-        let mut union: SmallVec<[u32; 8]> = SmallVec::new();
+        let mut union = [0u32; 8];
+        let mut len = 0;
         let mut fits = sig.count_ones() <= 4;
-        for (k, l) in lists.iter().enumerate() {
+        for k in 0..arity {
             if !fits {
                 break;
             }
             if consts[k].is_some() {
                 continue;
             }
-            for &leaf in l[pick[k]].leaves() {
-                if !union.contains(&leaf) {
-                    union.push(leaf);
+            for &leaf in lists[k][pick[k]].leaves() {
+                if !union[..len].contains(&leaf) {
+                    union[len] = leaf;
+                    len += 1;
                 }
             }
-            if union.len() > 4 {
+            if len > 4 {
                 fits = false;
-                break;
             }
         }
         if fits {
+            let union = &mut union[..len];
             union.sort_unstable();
-            let t: SmallVec<[u16; 3]> = lists
-                .iter()
-                .enumerate()
-                .map(|(k, l)| match consts[k] {
+            let mut t = [0u16; 3];
+            for k in 0..arity {
+                t[k] = match consts[k] {
                     Some(c) => u16::from(c) * 0x0101,
-                    None => over(&l[pick[k]], &union),
-                })
-                .collect();
+                    None => over(&lists[k][pick[k]], union),
+                };
+            }
             let tt = match node.func {
                 Func::And => t[0] & t[1],
                 Func::Or => t[0] | t[1],
@@ -205,10 +247,10 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
                 Func::Lut(l) => lut3(t[0], t[1], t[2], l),
             };
             let mut leaves = [0u32; 4];
-            leaves[..union.len()].copy_from_slice(&union);
+            leaves[..len].copy_from_slice(union);
             let c = reduce(Cut {
                 leaves,
-                n: union.len() as u8,
+                n: len as u8,
                 tt,
                 extra: 0,
             });
@@ -223,9 +265,9 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
             }
         }
         // Next combination.
-        for k in 0..lists.len() {
+        for k in 0..arity {
             pick[k] += 1;
-            if pick[k] < lists[k].len() {
+            if pick[k] < sigs[k].len() {
                 continue 'product;
             }
             pick[k] = 0;
@@ -241,15 +283,17 @@ pub(super) fn enumerate(net: &Network, cuts: &[Vec<Cut>], n: usize) -> Vec<Cut> 
                 && o.leaves().iter().all(|l| c.leaves().contains(l))
         })
     };
-    let keep: Vec<Cut> = out[1..]
-        .iter()
-        .zip(&out_sig[1..])
-        .filter(|(c, &cs)| !dominated(c, cs))
-        .map(|(c, _)| *c)
-        .collect();
+    let kept = &mut scratch.kept;
+    kept.clear();
+    kept.extend(
+        out[1..]
+            .iter()
+            .zip(&out_sig[1..])
+            .filter(|(c, &cs)| !dominated(c, cs))
+            .map(|(c, _)| *c),
+    );
     out.truncate(1);
-    out.extend(keep);
-    out
+    out.extend_from_slice(kept);
 }
 
 /// Instructions cut `c` costs at node `n`: one, except that an unguarded

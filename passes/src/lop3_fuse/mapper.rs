@@ -6,7 +6,7 @@ use super::*;
 /// The mapper's state for one network.
 pub(super) struct Mapper<'n> {
     pub(super) net: &'n Network,
-    pub(super) cuts: Vec<Vec<Cut>>,
+    pub(super) cuts: CutSets,
     pub(super) best: Vec<Cut>,
     pub(super) arrival: Vec<u32>,
     pub(super) flow: Vec<f32>,
@@ -53,7 +53,7 @@ impl Mapper<'_> {
 
     /// Candidate cuts of `n` (the trivial one excluded).
     pub(super) fn candidates(&self, n: usize) -> &[Cut] {
-        &self.cuts[self.net.node_sig[n] as usize][1..]
+        &self.cuts.of(self.net.node_sig[n] as usize)[1..]
     }
 
     pub(super) fn depth_pass(&mut self) {
@@ -196,8 +196,8 @@ impl Mapper<'_> {
             }
             let old = self.best[n];
             let mut pick = (u32::MAX, u32::MAX, old);
-            for k in 1..self.cuts[s].len() {
-                let c = self.cuts[s][k];
+            for k in 1..self.cuts.of(s).len() {
+                let c = self.cuts.of(s)[k];
                 let arr = self.arrival_of(n, &c);
                 if arr > req && c != old {
                     continue;
@@ -329,14 +329,17 @@ impl Mapper<'_> {
 
 /// Maps the network; returns the chosen cut of every node.
 pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
-    let mut cuts: Vec<Vec<Cut>> = Vec::with_capacity(net.sigs.len());
+    let mut cuts = CutSets::with_capacity(net.sigs.len());
+    let mut scratch = EnumScratch::default();
+    let mut list: Vec<Cut> = Vec::new();
+    let mut scored: Vec<(u32, f32, u8, Cut)> = Vec::new();
     let mut arrival = vec![0u32; net.sigs.len()];
     let mut flow = vec![0f32; net.sigs.len()];
     for s in 0..net.sigs.len() {
         match net.sigs[s] {
-            Sig::Leaf(_) => cuts.push(vec![Cut::trivial(s as u32)]),
+            Sig::Leaf(_) => cuts.push(&[Cut::trivial(s as u32)]),
             Sig::Node(n) => {
-                let mut list = enumerate(net, &cuts, n as usize);
+                enumerate(net, &cuts, n as usize, &mut scratch, &mut list);
                 if let Some(v) = net.constant[n as usize] {
                     // Proved constant: readers fold it into their tables.
                     list.truncate(1);
@@ -355,7 +358,7 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
                     let t = net.node_sig[m as usize];
                     let flip = if complement { 0xFFFF } else { 0 };
                     for c in std::iter::once(Cut::trivial(t))
-                        .chain(cuts[t as usize][1..].iter().copied())
+                        .chain(cuts.of(t as usize)[1..].iter().copied())
                     {
                         if list[1..].iter().any(|o| o.leaves() == c.leaves()) {
                             continue;
@@ -385,8 +388,8 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
                 };
                 // Priority: half the cuts by depth, half by area flow, so
                 // that area recovery has cheap cuts to choose from.
-                let mut scored: Vec<(u32, f32, u8, Cut)> =
-                    list[1..].iter().map(|c| (arr(c), af(c), c.n, *c)).collect();
+                scored.clear();
+                scored.extend(list[1..].iter().map(|c| (arr(c), af(c), c.n, *c)));
                 let by_depth = |x: &(u32, f32, u8, Cut), y: &(u32, f32, u8, Cut)| {
                     (x.0, x.1, x.2)
                         .partial_cmp(&(y.0, y.1, y.2))
@@ -417,8 +420,8 @@ pub(super) fn map(net: &Network) -> (Vec<Cut>, Vec<u32>) {
                 }
                 flow[s] = scored.iter().map(|x| x.1).fold(f32::INFINITY, f32::min);
                 list.truncate(1);
-                list.extend(scored.into_iter().map(|x| x.3));
-                cuts.push(list);
+                list.extend(scored.iter().map(|x| x.3));
+                cuts.push(&list);
             }
         }
     }

@@ -145,7 +145,7 @@ pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit
         }
     }
     let mut groups: FxHashMap<SmallVec<[u32; 8]>, Vec<u32>> = FxHashMap::default();
-    let mut marks = Marks::new(old);
+    let mut search = CutSearch::new(aig, &live, old);
     for n in 0..old {
         if !live(n) || !is_logic(aig, n) {
             continue;
@@ -157,7 +157,7 @@ pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit
             Some(_) => {}
             None => {
                 // Inside wide logic: the reconvergence-driven cut.
-                if let Some(c) = reconvergent_cut(aig, n, &live, &mut marks) {
+                if let Some(c) = search.cut(n) {
                     groups.entry(c).or_default().push(n as u32);
                 }
             }
@@ -231,87 +231,130 @@ fn worth(inputs: usize, gates: usize, outputs: usize) -> bool {
     gates >= MIN_GATES && dense && wide_ok
 }
 
-/// The reconvergence-driven cut of gate `n`: the cone grows by the
-/// frontier gate that widens the frontier least (the deepest first) while
-/// the frontier has at most [`SEARCH_INPUTS`] signals; of the frontiers
-/// passed, the one of at most [`CUT_INPUTS`] signals that takes the most
-/// gates for its width (then the narrowest) is the cut, sorted.
-fn reconvergent_cut(
-    aig: &Aig,
-    n: usize,
-    live: &dyn Fn(usize) -> bool,
-    marks: &mut Marks,
-) -> Option<SmallVec<[u32; 8]>> {
-    let (inside, front) = marks.next();
-    let mut frontier: SmallVec<[u32; 16]> = SmallVec::new();
-    let mut cone = 1usize;
-    marks.mark[n] = inside;
-    for l in aig.fanins(n) {
-        let f = node(l);
-        if f != 0 && marks.mark[f] != front {
-            marks.mark[f] = front;
-            frontier.push(f as u32);
-        }
-    }
-    let mut best: Option<(i64, usize, SmallVec<[u32; 8]>)> = None;
-    loop {
-        if frontier.len() <= CUT_INPUTS && cone >= 2 {
-            let score = cone as i64 - frontier.len() as i64;
-            let better = best.as_ref().is_none_or(|b| {
-                (score, std::cmp::Reverse(frontier.len())) > (b.0, std::cmp::Reverse(b.1))
-            });
-            if better {
-                best = Some((score, frontier.len(), frontier.iter().copied().collect()));
-            }
-        }
-        let mut pick: Option<(i32, u32, usize)> = None;
-        for (k, &f) in frontier.iter().enumerate() {
-            let f = f as usize;
-            if !live(f) || matches!(aig.gates[f], Gate::Const | Gate::Input(_)) {
-                continue;
-            }
-            let mut new = 0i32;
-            let mut seen: SmallVec<[u32; 3]> = SmallVec::new();
-            for l in aig.fanins(f) {
-                let g = node(l);
-                let m = marks.mark[g];
-                if g != 0 && m != front && m != inside && !seen.contains(&(g as u32)) {
-                    seen.push(g as u32);
-                    new += 1;
-                }
-            }
-            let cost = new - 1;
-            if frontier.len() as i32 + cost > SEARCH_INPUTS as i32 {
-                continue;
-            }
-            let key = (cost, u32::MAX - aig.level[f], k);
-            if pick.is_none_or(|b| key < b) {
-                pick = Some(key);
-            }
-        }
-        let Some((_, _, k)) = pick else { break };
-        let f = frontier.swap_remove(k) as usize;
-        marks.mark[f] = inside;
-        cone += 1;
-        for l in aig.fanins(f) {
-            let g = node(l);
-            let m = marks.mark[g];
-            if g != 0 && m != front && m != inside {
-                marks.mark[g] = front;
-                frontier.push(g as u32);
-            }
-        }
-        if cone > MAX_CONE {
-            break;
-        }
-    }
-    let (_, _, mut cut) = best?;
-    cut.sort_unstable();
-    Some(cut)
+/// The searches for reconvergence-driven cuts ([`Self::cut`]) over one
+/// XAIG, with each gate's fanin gates laid out flat.
+struct CutSearch<'a> {
+    level: &'a [u32],
+    /// Each gate's distinct fanin gates but the constant, in fanin order,
+    /// and how many.
+    fanins: Vec<([u32; 3], u8)>,
+    /// Whether the search may grow the cone through a gate: a live logic
+    /// gate.
+    expandable: Vec<bool>,
+    marks: Marks,
 }
 
-/// Per-gate marks for [`reconvergent_cut`], renewed per search by
-/// moving to fresh stamp values instead of clearing.
+impl<'a> CutSearch<'a> {
+    fn new(aig: &'a Aig, live: &dyn Fn(usize) -> bool, old: usize) -> Self {
+        let mut fanins = vec![([0u32; 3], 0u8); old];
+        let mut expandable = vec![false; old];
+        for n in 0..old {
+            let (list, len) = &mut fanins[n];
+            for l in aig.fanins(n) {
+                let g = node(l) as u32;
+                if g != 0 && !list[..*len as usize].contains(&g) {
+                    list[*len as usize] = g;
+                    *len += 1;
+                }
+            }
+            expandable[n] = live(n) && !matches!(aig.gates[n], Gate::Const | Gate::Input(_));
+        }
+        CutSearch {
+            level: &aig.level,
+            fanins,
+            expandable,
+            marks: Marks::new(old),
+        }
+    }
+
+    /// The reconvergence-driven cut of gate `n`: the cone grows by the
+    /// frontier gate that widens the frontier least (the deepest first)
+    /// while the frontier has at most [`SEARCH_INPUTS`] signals; of the
+    /// frontiers passed, the one of at most [`CUT_INPUTS`] signals that
+    /// takes the most gates for its width (then the narrowest) is the cut,
+    /// sorted.
+    fn cut(&mut self, n: usize) -> Option<SmallVec<[u32; 8]>> {
+        let (inside, front) = self.marks.next();
+        let mark = &mut self.marks.mark;
+        // Growing by a gate adds at most two signals net, and only while
+        // the result stays within SEARCH_INPUTS.
+        let mut frontier = [0u32; SEARCH_INPUTS + 3];
+        let mut len = 0usize;
+        let mut cone = 1usize;
+        mark[n] = inside;
+        let (list, k) = self.fanins[n];
+        for &f in &list[..k as usize] {
+            if mark[f as usize] != front {
+                mark[f as usize] = front;
+                frontier[len] = f;
+                len += 1;
+            }
+        }
+        let mut best: Option<(i64, usize, [u32; CUT_INPUTS])> = None;
+        loop {
+            if len <= CUT_INPUTS && cone >= 2 {
+                let score = cone as i64 - len as i64;
+                let better = best.as_ref().is_none_or(|b| {
+                    (score, std::cmp::Reverse(len)) > (b.0, std::cmp::Reverse(b.1))
+                });
+                if better {
+                    let mut cut = [0u32; CUT_INPUTS];
+                    cut[..len].copy_from_slice(&frontier[..len]);
+                    best = Some((score, len, cut));
+                }
+            }
+            let mut pick: Option<(i32, u32, usize)> = None;
+            for (k, &f) in frontier[..len].iter().enumerate() {
+                let f = f as usize;
+                if !self.expandable[f] {
+                    continue;
+                }
+                let (list, m) = &self.fanins[f];
+                let new = list[..*m as usize]
+                    .iter()
+                    .filter(|&&g| {
+                        let x = mark[g as usize];
+                        x != front && x != inside
+                    })
+                    .count() as i32;
+                let cost = new - 1;
+                if len as i32 + cost > SEARCH_INPUTS as i32 {
+                    continue;
+                }
+                let key = (cost, u32::MAX - self.level[f], k);
+                if pick.is_none_or(|b| key < b) {
+                    pick = Some(key);
+                }
+            }
+            let Some((_, _, k)) = pick else { break };
+            // As `swap_remove`.
+            let f = frontier[k] as usize;
+            len -= 1;
+            frontier[k] = frontier[len];
+            mark[f] = inside;
+            cone += 1;
+            let (list, m) = self.fanins[f];
+            for &g in &list[..m as usize] {
+                let x = mark[g as usize];
+                if x != front && x != inside {
+                    mark[g as usize] = front;
+                    frontier[len] = g;
+                    len += 1;
+                }
+            }
+            if cone > MAX_CONE {
+                break;
+            }
+        }
+        let (_, len, cut) = best?;
+        let mut cut: SmallVec<[u32; 8]> = cut[..len].iter().copied().collect();
+        cut.sort_unstable();
+        Some(cut)
+    }
+}
+
+/// Per-gate marks for [`CutSearch::cut`], renewed per search by moving
+/// to fresh stamp values instead of clearing.
 struct Marks {
     mark: Vec<u32>,
     stamp: u32,

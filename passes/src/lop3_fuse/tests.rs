@@ -16,7 +16,11 @@ fn every_four_input_function_decomposes_exactly() {
             continue;
         }
         let d = decompose(tt);
-        assert_eq!(eval_decomp(d, words()) as u16, tt, "{tt:#06x} {d:?}");
+        assert_eq!(
+            eval_decomp(d, words().map(u64::from)) as u16,
+            tt,
+            "{tt:#06x} {d:?}"
+        );
         match d {
             Decomp::Two { .. } => two += 1,
             Decomp::Three { .. } => three += 1,
@@ -27,6 +31,41 @@ fn every_four_input_function_decomposes_exactly() {
     let x = words();
     let parity = (x[0] ^ x[1] ^ x[2] ^ x[3]) as u16;
     assert!(matches!(decompose(parity), Decomp::Two { .. }));
+}
+
+/// [`compose`] and [`lut3`] against their definitions, entry by entry.
+#[test]
+fn composition_matches_the_truth_table_definition() {
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for _ in 0..20_000 {
+        let r = next();
+        let p = [
+            r as u16,
+            (r >> 16) as u16,
+            (r >> 32) as u16,
+            (r >> 48) as u16,
+        ];
+        let tt = next() as u16;
+        let mut want = 0u16;
+        for i in 0..16 {
+            let idx = (0..4).fold(0, |a, k| a << 1 | (p[k] >> i) & 1);
+            want |= ((tt >> idx) & 1) << i;
+        }
+        assert_eq!(compose(p, tt), want, "{p:?} {tt:#06x}");
+        let l = (tt >> 8) as u8;
+        let mut want = 0u16;
+        for i in 0..16 {
+            let idx = ((p[0] >> i) & 1) << 2 | ((p[1] >> i) & 1) << 1 | ((p[2] >> i) & 1);
+            want |= u16::from((l >> idx) & 1) << i;
+        }
+        assert_eq!(lut3(p[0], p[1], p[2], l), want, "{p:?} {l:#04x}");
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Truth tables of up to four inputs (16 bits) and how a four-input
 //! function becomes two or three `lop3`s.
 
-use ptx_ir::lut::apply32;
+use ptx_ir::lut::{apply32, apply64};
 
 /// Patterns of the four cut inputs in a 16-bit truth table (input 0 is the
 /// most significant index bit).
@@ -10,27 +10,28 @@ pub(super) const SHIFT: [u32; 4] = [8, 4, 2, 1];
 pub(super) const PAT0: u16 = PAT[0];
 pub(super) const NOT0: u16 = !PAT[0];
 
-/// Substitutes the functions `p` for the inputs of `tt`.
+/// Substitutes the functions `p` for the inputs of `tt`: a tree of
+/// multiplexers over the table's entries, input 3 (the lowest index bit)
+/// selecting first.
 pub(super) fn compose(p: [u16; 4], tt: u16) -> u16 {
-    let mut r = 0;
-    for i in 0..16 {
-        let idx = ((p[0] >> i) & 1) << 3
-            | ((p[1] >> i) & 1) << 2
-            | ((p[2] >> i) & 1) << 1
-            | ((p[3] >> i) & 1);
-        r |= ((tt >> idx) & 1) << i;
+    let mux = |s: u16, hi: u16, lo: u16| (s & hi) | (!s & lo);
+    let entry = |i: usize| 0u16.wrapping_sub((tt >> i) & 1);
+    let mut by3 = [0u16; 8];
+    for (i, v) in by3.iter_mut().enumerate() {
+        *v = mux(p[3], entry(2 * i + 1), entry(2 * i));
     }
-    r
+    let mut by2 = [0u16; 4];
+    for (i, v) in by2.iter_mut().enumerate() {
+        *v = mux(p[2], by3[2 * i + 1], by3[2 * i]);
+    }
+    let lo = mux(p[1], by2[1], by2[0]);
+    let hi = mux(p[1], by2[3], by2[2]);
+    mux(p[0], hi, lo)
 }
 
 /// `lop3` on 16-bit truth tables.
 pub(super) fn lut3(a: u16, b: u16, c: u16, l: u8) -> u16 {
-    let mut r = 0;
-    for i in 0..16 {
-        let idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1);
-        r |= (((l >> idx) & 1) as u16) << i;
-    }
-    r
+    apply32(a.into(), b.into(), c.into(), l) as u16
 }
 
 pub(super) fn depends(tt: u16, k: usize) -> bool {
@@ -156,9 +157,9 @@ pub(super) fn decompose(tt: u16) -> Decomp {
     }
 }
 
-/// Evaluates a decomposition bitwise on 32-bit words, as the emitted lop3s
+/// Evaluates a decomposition bitwise on 64-bit words, as the emitted lop3s
 /// compute it.
-pub(super) fn eval_decomp(d: Decomp, x: [u32; 4]) -> u32 {
+pub(super) fn eval_decomp(d: Decomp, x: [u64; 4]) -> u64 {
     match d {
         Decomp::Two {
             vars,
@@ -167,13 +168,13 @@ pub(super) fn eval_decomp(d: Decomp, x: [u32; 4]) -> u32 {
             s,
             outer,
         } => {
-            let g = apply32(x[vars[0]], x[vars[1]], x[vars[2]], inner);
-            apply32(g, x[w], x[s], outer)
+            let g = apply64(x[vars[0]], x[vars[1]], x[vars[2]], inner);
+            apply64(g, x[w], x[s], outer)
         }
         Decomp::Three { w, rest, f0, f1 } => {
-            let lo = apply32(x[rest[0]], x[rest[1]], x[rest[2]], f0);
-            let hi = apply32(x[rest[0]], x[rest[1]], x[rest[2]], f1);
-            apply32(x[w], hi, lo, 0xCA)
+            let lo = apply64(x[rest[0]], x[rest[1]], x[rest[2]], f0);
+            let hi = apply64(x[rest[0]], x[rest[1]], x[rest[2]], f1);
+            apply64(x[w], hi, lo, 0xCA)
         }
     }
 }
