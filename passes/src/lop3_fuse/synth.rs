@@ -30,6 +30,8 @@
 pub(super) const MAX_INPUTS: usize = 8;
 /// Signals the LUT and selector searches look at.
 const SEARCH_WINDOW: usize = 24;
+/// Words of a truth table of [`MAX_INPUTS`] inputs.
+const MAX_WORDS: usize = 1 << (MAX_INPUTS - 6);
 
 /// A truth table over [`MAX_INPUTS`] inputs, as `words` words of 64 rows.
 type Word = u64;
@@ -234,44 +236,55 @@ impl Pool {
     }
 
     /// One LUT over three signals of at most `cap` levels equal to `t` on
-    /// `care`.
+    /// `care`: the first pair `a < b` (in window order) and third signal
+    /// `c` after `b` such that, in each of the four regions where `a` and
+    /// `b` are constant and `t` takes both values, `c` separates them.
     fn find_lut(&self, t: &[Word], care: &[Word], cap: u32) -> Option<Gate> {
         let w = self.words;
-        let on: Vec<Word> = (0..w).map(|i| t[i] & care[i]).collect();
-        let off: Vec<Word> = (0..w).map(|i| !t[i] & care[i]).collect();
-        let sigs: Vec<usize> = self.window(cap).collect();
-        // Per pair (a, b), the regions where t is both 1 and 0: the third
-        // input must separate the two sets in each.
-        let mut conflict_on: Vec<Word> = Vec::with_capacity(4 * w);
-        let mut conflict_off: Vec<Word> = Vec::with_capacity(4 * w);
+        if w == 1 {
+            return self.find_lut_one_word(t[0], care[0], cap);
+        }
+        let mut on = [0 as Word; MAX_WORDS];
+        let mut off = [0 as Word; MAX_WORDS];
+        for i in 0..w {
+            on[i] = t[i] & care[i];
+            off[i] = !t[i] & care[i];
+        }
+        let mut sigs = [0usize; MAX_INPUTS + SEARCH_WINDOW];
+        let mut n = 0;
+        for s in self.window(cap) {
+            sigs[n] = s;
+            n += 1;
+        }
+        let sigs = &sigs[..n];
+        // The regions of the current pair where t is both 1 and 0.
+        let mut conflict_on = [[0 as Word; MAX_WORDS]; 4];
+        let mut conflict_off = [[0 as Word; MAX_WORDS]; 4];
         for (ia, &a) in sigs.iter().enumerate() {
+            let xa = self.sig(a);
             for (ib, &b) in sigs.iter().enumerate().skip(ia + 1) {
-                conflict_on.clear();
-                conflict_off.clear();
-                let (xa, xb) = (self.sig(a), self.sig(b));
+                let xb = self.sig(b);
+                let mut regions = 0;
                 for r in 0..4 {
                     let mut any_on = false;
                     let mut any_off = false;
-                    let start = conflict_on.len();
                     for i in 0..w {
                         let x = if r & 2 != 0 { xa[i] } else { !xa[i] };
                         let y = if r & 1 != 0 { xb[i] } else { !xb[i] };
                         let m = x & y;
-                        conflict_on.push(on[i] & m);
-                        conflict_off.push(off[i] & m);
+                        conflict_on[regions][i] = on[i] & m;
+                        conflict_off[regions][i] = off[i] & m;
                         any_on |= on[i] & m != 0;
                         any_off |= off[i] & m != 0;
                     }
-                    if !(any_on && any_off) {
-                        conflict_on.truncate(start);
-                        conflict_off.truncate(start);
+                    if any_on && any_off {
+                        regions += 1;
                     }
                 }
-                let regions = conflict_on.len() / w;
                 let fits = |c: usize| -> bool {
                     let xc = self.sig(c);
                     (0..regions).all(|r| {
-                        let (o, f) = (&conflict_on[r * w..][..w], &conflict_off[r * w..][..w]);
+                        let (o, f) = (&conflict_on[r], &conflict_off[r]);
                         // on inside c and off outside, or the reverse.
                         let pos = (0..w).all(|i| o[i] & !xc[i] == 0 && f[i] & xc[i] == 0);
                         pos || (0..w).all(|i| o[i] & xc[i] == 0 && f[i] & !xc[i] == 0)
@@ -286,6 +299,54 @@ impl Pool {
                     return Some(Gate {
                         fanins: [a as u32, b as u32, c as u32],
                         table: self.table_of(t, care, [a, b, c]),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// [`Self::find_lut`] for functions of at most six inputs (one word),
+    /// the common case (S-boxes of six inputs and fewer), in scalars.
+    fn find_lut_one_word(&self, t: Word, care: Word, cap: u32) -> Option<Gate> {
+        let (on, off) = (t & care, !t & care);
+        let mut sigs = [0 as Word; MAX_INPUTS + SEARCH_WINDOW];
+        let mut index = [0usize; MAX_INPUTS + SEARCH_WINDOW];
+        let mut n = 0;
+        for s in self.window(cap) {
+            sigs[n] = self.tt[s];
+            index[n] = s;
+            n += 1;
+        }
+        for ia in 0..n {
+            let xa = sigs[ia];
+            for ib in ia + 1..n {
+                let xb = sigs[ib];
+                let mut regions = [(0 as Word, 0 as Word); 4];
+                let mut k = 0;
+                for m in [!xa & !xb, !xa & xb, xa & !xb, xa & xb] {
+                    let (o, f) = (on & m, off & m);
+                    if o != 0 && f != 0 {
+                        regions[k] = (o, f);
+                        k += 1;
+                    }
+                }
+                let regions = &regions[..k];
+                let c = if regions.is_empty() {
+                    Some(ib)
+                } else {
+                    (ib + 1..n).find(|&ic| {
+                        let xc = sigs[ic];
+                        regions.iter().all(|&(o, f)| {
+                            (o & !xc == 0 && f & xc == 0) || (o & xc == 0 && f & !xc == 0)
+                        })
+                    })
+                };
+                if let Some(ic) = c {
+                    let x = [index[ia], index[ib], index[ic]];
+                    return Some(Gate {
+                        fanins: x.map(|s| s as u32),
+                        table: self.table_of(&[t], &[care], x),
                     });
                 }
             }
