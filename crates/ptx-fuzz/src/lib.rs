@@ -73,15 +73,11 @@ pub fn pipeline(data: &[u8]) {
     };
     let src = ptx_eval::gen::program_from_bytes(script);
     let passes = match choice as usize % (PASSES.len() + 1) {
-        0 => ptx_passes::pipeline::level(2)
-            .iter()
-            .map(|n| {
-                (
-                    ptx_passes::registry::lookup(n).expect("-O2 names passes"),
-                    vec![],
-                )
-            })
-            .collect(),
+        0 => ptx_passes::pipeline::resolve(&[ptx_passes::pipeline::Element::Pass {
+            name: "default".into(),
+            params: vec!["O2".into()],
+        }])
+        .expect("-O2 names passes"),
         k => vec![(&PASSES[k - 1], vec![])],
     };
     // The lowering passes act only below some targets: vary it.

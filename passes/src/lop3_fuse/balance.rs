@@ -54,12 +54,42 @@ pub(super) fn balance(aig: &mut Aig, roots: &[Lit]) -> Vec<Lit> {
                 _ => false,
             }
     };
-    let internal: Vec<bool> = (0..old)
+    let mut internal: Vec<bool> = (0..old)
         .map(|n| inside(n, false) || inside(n, true))
         .collect();
+    // A supergate stops growing at MAX_LEAVES: the inner gate where it
+    // stops roots a supergate of its own, balanced before its reader.
+    // Readers come first here, so a gate cut off this way is itself
+    // walked (and cut) later in the loop; the walk is the one below.
+    let mut stack: Vec<Lit> = Vec::new();
+    for n in (0..old).rev() {
+        let (a, b, xor) = match aig.gates[n] {
+            Gate::And(a, b) => (a, b, false),
+            Gate::Xor(a, b) => (a, b, true),
+            _ => continue,
+        };
+        if refs[n] == 0 || internal[n] {
+            continue;
+        }
+        let mut leaves = 0;
+        stack.clear();
+        stack.extend([a, b]);
+        while let Some(l) = stack.pop() {
+            let m = node(l);
+            let inner =
+                !complemented(l) && internal[m] && matches!(aig.gates[m], Gate::And(..)) != xor;
+            if inner && leaves + stack.len() < MAX_LEAVES {
+                stack.extend(aig.fanins(m));
+            } else {
+                if inner {
+                    internal[m] = false;
+                }
+                leaves += 1;
+            }
+        }
+    }
     let mut bal = vec![NONE; old];
     let mut leaves: Vec<Lit> = Vec::new();
-    let mut stack: Vec<Lit> = Vec::new();
     for n in 0..old {
         if refs[n] == 0 || internal[n] {
             continue;

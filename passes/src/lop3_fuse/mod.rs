@@ -29,7 +29,9 @@
 //!    seen is kept.
 //! 6. [`check`]: each piece to be rewritten is simulated before and after.
 //! 7. [`rewrite`]: covered nodes become lop3s in place, synthetic ones
-//!    new instructions before their first reader, the rest go.
+//!    new instructions before their first reader, the rest go;
+//!    [`schedule`] then moves what was written to right before its first
+//!    reader in the block.
 //! 8. [`predicate`]: `setp.ne x, 0` folds into the `.BoolOp` form.
 //!
 //! **Guarantees.** Instruction count never rises: a connected piece of
@@ -70,6 +72,7 @@ mod resynth;
 pub use resynth::clear_cache;
 mod rewrite;
 mod sat;
+mod schedule;
 mod synth;
 #[cfg(test)]
 mod tests;
@@ -112,7 +115,8 @@ pub struct Lop3Fuse {
     /// [`SMALL_SAVING`] instructions (and never for depth alone). ptxas
     /// fuses short logic chains into its own `LOP3` anyway; on the real
     /// corpus, one-instruction rewrites cost SASS instructions or registers
-    /// more often than they save them, so `-O3` uses this form.
+    /// more often than they save them, so `-O2` uses this form. It also
+    /// keeps register pressure, and leaves debug targets (`nvcc -G`) alone.
     pub skip_small: bool,
     /// `lop3-fuse<no-choices>`: map the logic as it is written, without
     /// the restructured versions of [`choices`] (faster; for comparison).
@@ -121,6 +125,12 @@ pub struct Lop3Fuse {
 
 /// The least saving per piece under `skip-small`.
 pub const SMALL_SAVING: u32 = 2;
+/// Inputs a resynthesised window may have under `skip-small`.
+const SKIP_SMALL_WINDOW_INPUTS: usize = 6;
+/// Logic nodes of a block beyond which `skip-small` maps it without
+/// structural choices (a time box: the real corpus's largest block of
+/// logic has a few hundred).
+const SKIP_SMALL_CHOICE_NODES: usize = 20_000;
 
 impl Pass for Lop3Fuse {
     fn name(&self) -> &'static str {
@@ -148,13 +158,23 @@ impl Pass for Lop3Fuse {
             return Preserved::All;
         }
         if !self.skip_small {
-            return self.fuse(f, target);
+            let (preserved, written) = self.fuse(f, target);
+            written.place(f);
+            return preserved;
+        }
+        // A debug build (`nvcc -G`) is compiled by ptxas without
+        // optimising, its registers following the PTX's: any change moves
+        // them, so skip-small (the pipelines' form) leaves it alone.
+        if target.is_some_and(|t| t.debug) {
+            return Preserved::All;
         }
         // Under skip-small, a rewrite that raises register pressure beyond
         // a little is not worth its instructions: try without the
-        // restructured versions, then give up.
+        // restructured versions, then give up. (The pressure is judged
+        // before the placement, whose layout ptxas reorders anyway.)
         let before = f.clone();
-        if !self.fuse(f, target).changed() {
+        let (preserved, written) = self.fuse(f, target);
+        if !preserved.changed() {
             return Preserved::All;
         }
         let p0 = pressure(&before);
@@ -162,6 +182,7 @@ impl Pass for Lop3Fuse {
         let p1 = pressure(f);
         tracing::debug!(target: "lop3-fuse", function = %f.name, before = p0, after = p1, "register pressure");
         if p1 <= allowed {
+            written.place(f);
             return Preserved::Cfg;
         }
         if self.no_choices {
@@ -173,7 +194,9 @@ impl Pass for Lop3Fuse {
             no_choices: true,
             ..*self
         };
-        if plain.fuse(f, target).changed() && pressure(f) <= allowed {
+        let (preserved, written) = plain.fuse(f, target);
+        if preserved.changed() && pressure(f) <= allowed {
+            written.place(f);
             return Preserved::Cfg;
         }
         *f = before;
@@ -189,19 +212,37 @@ fn pressure(f: &Function) -> u32 {
     ptx_ir::liveness::max_pressure(f, &live)
 }
 
+/// What a rewrite wrote: the blocks it changed and the instructions it
+/// wrote there, which [`Written::place`] moves next to their readers.
+#[derive(Default)]
+struct Written {
+    blocks: Vec<ptx_ir::Block>,
+    insts: rustc_hash::FxHashSet<Inst>,
+}
+
+impl Written {
+    fn place(&self, f: &mut Function) {
+        for &b in &self.blocks {
+            schedule::sink_to_readers(f, b, &self.insts);
+        }
+    }
+}
+
 impl Lop3Fuse {
-    /// The mapping of every block of `f`.
-    fn fuse(&self, f: &mut Function, target: Option<crate::TargetInfo>) -> Preserved {
-        // A debug build (`nvcc -G`) is compiled by ptxas without its own
-        // logic fusion: every saving counts there.
-        let ptxas_fuses = !target.is_some_and(|t| t.debug);
+    /// The mapping of every block of `f`, left where the original nodes
+    /// were (see [`Written::place`]).
+    fn fuse(&self, f: &mut Function, target: Option<crate::TargetInfo>) -> (Preserved, Written) {
         let blocks: Vec<_> = f.layout.blocks().collect();
         let uses = f.uses();
         let mut copies = FxHashMap::default();
         let mut changed = false;
+        let mut written = Written::default();
         for &b in &blocks {
             let insts: Vec<Inst> = f.layout.block_insts(b).collect();
-            changed |= fuse_block(f, &insts, &uses, &mut copies, *self, ptxas_fuses);
+            if fuse_block(f, &insts, &uses, &mut copies, *self, &mut written.insts) {
+                changed = true;
+                written.blocks.push(b);
+            }
         }
         crate::rewrite::replace_all_uses(f, &copies);
         // ptxas folds `setp.ne x, 0` into its own LOP3 (a predicate
@@ -214,6 +255,6 @@ impl Lop3Fuse {
             }
         }
         tracing::debug!(target: "lop3-fuse", function = %f.name, changed, "done");
-        Preserved::cfg_if(changed)
+        (Preserved::cfg_if(changed), written)
     }
 }

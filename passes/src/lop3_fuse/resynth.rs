@@ -83,8 +83,14 @@ fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth:
 
 /// Resynthesises the windows of the gates reached from `roots` (gates
 /// below `old` only); returns, per such gate, its new literal (or
-/// [`super::balance::NONE`]) and the window it belongs to.
-pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit, u32)> {
+/// [`super::balance::NONE`]) and the window it belongs to. Windows have
+/// at most `max_inputs` (at most [`MAX_WINDOW_INPUTS`]) inputs.
+pub(super) fn resynthesize(
+    aig: &mut Aig,
+    roots: &[Lit],
+    old: usize,
+    max_inputs: usize,
+) -> Vec<(Lit, u32)> {
     let none = super::balance::NONE;
     let mut out = vec![(none, 0); old];
     let refs = aig.refs(roots);
@@ -168,6 +174,9 @@ pub(super) fn resynthesize(aig: &mut Aig, roots: &[Lit], old: usize) -> Vec<(Lit
     let mut windows: Vec<Window> = groups
         .into_iter()
         .filter_map(|(cut, members)| {
+            if cut.len() > max_inputs {
+                return None;
+            }
             let (gates, outputs) = window(aig, &cut, &members, &refs, &root)?;
             worth(cut.len(), gates.len(), outputs.len()).then_some((cut, gates, outputs))
         })

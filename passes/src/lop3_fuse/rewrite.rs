@@ -16,17 +16,27 @@ pub(super) fn fuse_block(
     uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
     copies: &mut FxHashMap<Value, Value>,
     how: Lop3Fuse,
-    ptxas_fuses: bool,
+    written: &mut rustc_hash::FxHashSet<Inst>,
 ) -> bool {
     let skip_small = how.skip_small;
     let net = build(f, insts, uses);
     if net.nodes.is_empty() {
         return false;
     }
-    let with = if how.no_choices {
+    // Under skip-small (the pipelines' form), a block of logic larger than
+    // any kernel's is mapped as written: choices there cost seconds.
+    let with = if how.no_choices || (skip_small && net.nodes.len() > SKIP_SMALL_CHOICE_NODES) {
         None
     } else {
-        super::choices::add(&net)
+        // Under skip-small, windows of at most six inputs: the one wider
+        // window of the real corpus (AES's S-box, eight inputs) raised
+        // register pressure by half and cost most of -O2's time there.
+        let window_inputs = if skip_small {
+            SKIP_SMALL_WINDOW_INPUTS
+        } else {
+            super::resynth::MAX_WINDOW_INPUTS
+        };
+        super::choices::add(&net, window_inputs)
     };
     let (net, best, covered) = match with {
         None => {
@@ -44,7 +54,7 @@ pub(super) fn fuse_block(
     // Per component: (instructions, deepest output) before and after;
     // under skip-small, "before" is what ptxas's own fusion makes of it.
     let comp = components(&net);
-    let fused = if skip_small && ptxas_fuses {
+    let fused = if skip_small {
         ptxas_fusion(&net)
     } else {
         (0..net.nodes.len()).map(|n| !net.synthetic(n)).collect()
@@ -176,9 +186,11 @@ pub(super) fn fuse_block(
             (4, tt) => {
                 let x = [leaf(0), leaf(1), leaf(2), leaf(3)];
                 // Inner lop3s go right before the node, unguarded.
-                let fresh = |f: &mut Function, ops: [Operand; 3], l: u8| {
+                let mut fresh = |f: &mut Function, ops: [Operand; 3], l: u8| {
                     let [p, q, r] = ops;
-                    Operand::Value(f.insert_def_before(place, lop3, Type::B32, [p, q, r, hex(l)]))
+                    let v = f.insert_def_before(place, lop3, Type::B32, [p, q, r, hex(l)]);
+                    written.extend(defining_inst(f, v));
+                    Operand::Value(v)
                 };
                 match decompose(tt) {
                     Decomp::Two {
@@ -241,9 +253,11 @@ pub(super) fn fuse_block(
                 let data = &mut f.dfg.insts[i];
                 data.op = op;
                 data.operands = std::iter::once(Operand::Value(r)).chain(operands).collect();
+                written.insert(i);
             }
             _ => {
                 let v = f.insert_def_before(place, op, Type::B32, operands);
+                written.extend(defining_inst(f, v));
                 made.insert(net.node_sig[n], Operand::Value(v));
             }
         }
@@ -252,6 +266,14 @@ pub(super) fn fuse_block(
         f.layout.remove_inst(i);
     }
     true
+}
+
+/// The instruction that defines `v`, if one does.
+fn defining_inst(f: &Function, v: Value) -> Option<Inst> {
+    match f.dfg.values[v].def {
+        ptx_ir::ValueDef::Result(i, _) => Some(i),
+        _ => None,
+    }
 }
 
 /// Which original nodes stay instructions when ptxas fuses the logic as

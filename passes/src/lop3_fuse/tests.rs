@@ -338,3 +338,90 @@ fn register_pressure_counts_live_units() {
     // The predicate counts for nothing: still six.
     assert_eq!(pressure(f), 6);
 }
+
+/// What the pass wrote moves to right before its first reader in the
+/// block; what it did not write keeps its order.
+#[test]
+fn written_logic_sits_right_before_its_reader() {
+    let out = run("and.b32 %r5, %r1, %r2;\nor.b32 %r6, %r5, %r3;\nadd.s32 %r7, %r4, 1;\nadd.s32 %r8, %r7, %r4;\nst.global.u32 [%rd1], %r6;\nst.global.u32 [%rd1+4], %r8;");
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let store = lines
+        .iter()
+        .position(|l| l.starts_with("st.global.u32") && l.ends_with("%r6;"))
+        .expect("the store of the piece");
+    assert!(lines[store - 1].starts_with("lop3.b32"), "{out}");
+    let first_add = lines.iter().position(|l| l.starts_with("add.s32")).unwrap();
+    assert!(first_add < store - 1, "{out}");
+    assert_eq!(logic_count(&out), 1, "{out}");
+}
+
+/// `skip-small` (the pipelines' form) leaves a debug target alone: ptxas
+/// does not optimise it, so any change moves its registers. Plain
+/// `lop3-fuse` still maps it.
+#[test]
+fn skip_small_leaves_a_debug_target_alone() {
+    // Four instructions that one lop3 computes.
+    let body = "and.b32 %r5, %r1, %r2;\nxor.b32 %r6, %r5, %r3;\nnot.b32 %r7, %r6;\nor.b32 %r8, %r7, %r1;\nst.global.u32 [%rd1], %r8;";
+    let full = format!(
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<20>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n{body}\nret;\n}}\n"
+    );
+    for skip_small in [false, true] {
+        let mut m = ptx_parse::parse_module(&full).unwrap();
+        let f = m.functions_mut().next().unwrap();
+        let mut am = AnalysisManager::new();
+        am.target = Some(crate::TargetInfo {
+            sm: 80,
+            ptx: (7, 0),
+            debug: true,
+        });
+        let mut pass = Lop3Fuse {
+            skip_small,
+            ..Lop3Fuse::default()
+        };
+        let changed = pass.run(f, &mut am).changed();
+        assert_eq!(changed, !skip_small, "skip_small = {skip_small}");
+    }
+}
+
+/// An xor chain wider than a supergate may grow (MAX_LEAVES leaves) is
+/// balanced in parts: the gate where the walk stops roots its own
+/// supergate (it used to be left without a balanced form).
+#[test]
+fn a_supergate_past_the_leaf_limit_is_split() {
+    let mut body = String::from("mov.b32 %r6, 0;\n");
+    for i in 0..1_100 {
+        body.push_str(&format!(
+            "add.s32 %r5, %r5, {};\nxor.b32 %r6, %r6, %r5;\n",
+            i % 7 + 1
+        ));
+    }
+    body.push_str("st.global.u32 [%rd1], %r6;");
+    let out = run(&body);
+    assert!(logic_count(&out) < 1_100, "{}", logic_count(&out));
+}
+
+/// A long chain of logic, each step reading a fresh `add`, is not gathered
+/// at its end by the placement (that would keep every `add` live until
+/// then): a move passes at most `schedule::MAX_DISTANCE` instructions.
+#[test]
+fn a_long_chain_is_not_gathered_at_its_end() {
+    let mut body = String::from("mov.b32 %r6, 0;\n");
+    for i in 0..600 {
+        body.push_str(&format!(
+            "add.s32 %r5, %r5, {};\nxor.b32 %r6, %r6, %r5;\n",
+            i % 7 + 1
+        ));
+    }
+    body.push_str("st.global.u32 [%rd1], %r6;");
+    let out = run(&body);
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let last_add = lines
+        .iter()
+        .rposition(|l| l.starts_with("add.s32"))
+        .unwrap();
+    let first_logic = lines
+        .iter()
+        .position(|l| l.starts_with("lop3.b32") || l.starts_with("xor.b32"))
+        .unwrap();
+    assert!(2 * first_logic < last_add, "{first_logic} {last_add}");
+}

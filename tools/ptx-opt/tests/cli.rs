@@ -172,7 +172,7 @@ fn pipelines_and_pass_listing() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "function(simplify-cfg,copy-prop,const-fold,set-fold,cse,dce,simplify-cfg)\n"
+        "function(simplify-cfg,copy-prop,const-fold,set-fold,cse,dce,lop3-fuse<skip-small>,simplify-cfg)\n"
     );
     let out = bin()
         .args(["-O3", "--print-pipeline-passes"])
@@ -255,7 +255,7 @@ fn instrumentation_goes_to_stderr() {
     // Dumps are valid PTX: each dumped function parses back.
     let out = run_stdin(&["-O2", "--print-after-all"], COPIES);
     let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.matches("*** IR Dump After").count(), 7, "{err}");
+    assert_eq!(err.matches("*** IR Dump After").count(), 8, "{err}");
     for dump in err.split("// *** IR Dump After").skip(1) {
         let body = dump.split_once('\n').unwrap().1;
         let module = format!(".version 7.0\n.target sm_80\n.address_size 64\n{body}");
