@@ -36,6 +36,22 @@ struct Args {
     bin: Option<PathBuf>,
 }
 
+const USAGE: &str =
+    "usage: cargo bench -p ptx-opt --bench sass -- [--corpus DIR]... [--filter TEXT]...
+    [--variants O2,copy-prop,...] [--guard] [--worse] [--jobs N] [--markdown] [--bin PTX_OPT]";
+
+/// Stops with a message and the usage (exit status 2).
+fn usage_error(message: &str) -> ! {
+    eprintln!("sass: {message}\n{USAGE}");
+    std::process::exit(2)
+}
+
+/// The value after `flag`.
+fn value(it: &mut impl Iterator<Item = String>, flag: &str) -> String {
+    it.next()
+        .unwrap_or_else(|| usage_error(&format!("{flag} needs a value")))
+}
+
 fn parse_args(root: &Path) -> Args {
     let mut a = Args {
         corpora: Vec::new(),
@@ -53,15 +69,13 @@ fn parse_args(root: &Path) -> Args {
             "--corpus" => {
                 // cargo bench runs in the package folder: relative paths
                 // are taken from the workspace root.
-                let d = PathBuf::from(it.next().expect("--corpus DIR"));
+                let d = PathBuf::from(value(&mut it, "--corpus"));
                 a.corpora
                     .push(if d.is_absolute() { d } else { root.join(d) });
             }
-            "--filter" => a.filters.push(it.next().expect("--filter TEXT")),
+            "--filter" => a.filters.push(value(&mut it, "--filter")),
             "--variants" => {
-                a.variants = it
-                    .next()
-                    .expect("--variants LIST")
+                a.variants = value(&mut it, "--variants")
                     .split(',')
                     .map(String::from)
                     .collect()
@@ -69,11 +83,19 @@ fn parse_args(root: &Path) -> Args {
             "--guard" => a.guard = true,
             "--worse" => a.worse_only = true,
             "--markdown" => a.markdown = true,
-            "--bin" => a.bin = Some(it.next().expect("--bin PTX_OPT").into()),
-            "--jobs" => a.jobs = it.next().and_then(|n| n.parse().ok()).expect("--jobs N"),
+            "--bin" => a.bin = Some(value(&mut it, "--bin").into()),
+            "--jobs" => {
+                a.jobs = value(&mut it, "--jobs")
+                    .parse()
+                    .unwrap_or_else(|_| usage_error("--jobs needs a number"))
+            }
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                std::process::exit(0)
+            }
             // cargo bench passes --bench.
             "--bench" => {}
-            other => panic!("unknown argument '{other}'"),
+            other => usage_error(&format!("unknown argument '{other}'")),
         }
     }
     if a.corpora.is_empty() {
