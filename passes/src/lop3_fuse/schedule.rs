@@ -50,11 +50,14 @@ pub(super) fn sink_to_readers(f: &mut Function, block: Block, movable: &FxHashSe
                 }
             }
         };
-        // Operands and tied values; not a branch's block arguments: a
-        // value carried to the next iteration stays where it is computed
-        // (moved to the branch, it would overlap the value it replaces,
-        // and leaving SSA would need copies).
+        // The guard, operands and tied values; not a branch's block
+        // arguments: a value carried to the next iteration stays where it
+        // is computed (moved to the branch, it would overlap the value it
+        // replaces, and leaving SSA would need copies).
         let d = f.inst(i);
+        if let Some(g) = d.guard {
+            note(g.pred);
+        }
         for o in &d.operands {
             o.for_each_value(&mut note);
         }

@@ -425,3 +425,23 @@ fn a_long_chain_is_not_gathered_at_its_end() {
         .unwrap();
     assert!(2 * first_logic < last_add, "{first_logic} {last_add}");
 }
+
+/// A lop3 with a predicate output (`d|p`) is not moved past an
+/// instruction its predicate guards: the guard is a read.
+#[test]
+fn placement_sees_a_guard_as_a_read() {
+    let src = ".version 8.2\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<2>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\nand.b32 %r5, %r1, %r2;\nor.b32 %r6, %r5, %r3;\nsetp.ne.b32 %p1, %r6, 0;\n@%p1 st.global.u32 [%rd1], %r4;\nst.global.u32 [%rd1+4], %r6;\nret;\n}\n";
+    let mut m = ptx_parse::parse_module(src).unwrap();
+    let f = m.functions_mut().next().unwrap();
+    let mut am = AnalysisManager::new();
+    am.target = Some(crate::TargetInfo {
+        sm: 80,
+        ptx: (8, 2),
+        debug: false,
+    });
+    assert!(Lop3Fuse::default().run(f, &mut am).changed());
+    let errors = ptx_ir::verify::verify_function(f);
+    assert!(errors.is_empty(), "{errors:?}");
+    let out = ptx_ir::write::module_to_string(&m);
+    assert!(out.contains("|%p1"), "{out}");
+}
