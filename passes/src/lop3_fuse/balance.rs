@@ -60,7 +60,8 @@ pub(super) fn balance(aig: &mut Aig, roots: &[Lit]) -> Vec<Lit> {
     // A supergate stops growing at MAX_LEAVES: the inner gate where it
     // stops roots a supergate of its own, balanced before its reader.
     // Readers come first here, so a gate cut off this way is itself
-    // walked (and cut) later in the loop; the walk is the one below.
+    // walked (and cut) later in the loop. The walk below then stays
+    // within the limit by itself.
     let mut stack: Vec<Lit> = Vec::new();
     for n in (0..old).rev() {
         let (a, b, xor) = match aig.gates[n] {
@@ -75,14 +76,12 @@ pub(super) fn balance(aig: &mut Aig, roots: &[Lit]) -> Vec<Lit> {
         stack.clear();
         stack.extend([a, b]);
         while let Some(l) = stack.pop() {
-            let m = node(l);
-            let inner =
-                !complemented(l) && internal[m] && matches!(aig.gates[m], Gate::And(..)) != xor;
+            let inner = inner(aig, &internal, l, xor);
             if inner && leaves + stack.len() < MAX_LEAVES {
-                stack.extend(aig.fanins(m));
+                stack.extend(aig.fanins(node(l)));
             } else {
                 if inner {
-                    internal[m] = false;
+                    internal[node(l)] = false;
                 }
                 leaves += 1;
             }
@@ -107,15 +106,10 @@ pub(super) fn balance(aig: &mut Aig, roots: &[Lit]) -> Vec<Lit> {
                 stack.clear();
                 stack.extend([a, b]);
                 while let Some(l) = stack.pop() {
-                    let m = node(l);
-                    let expand = !complemented(l)
-                        && internal[m]
-                        && matches!(aig.gates[m], Gate::And(..)) != xor
-                        && leaves.len() + stack.len() < MAX_LEAVES;
-                    if expand {
-                        stack.extend(aig.fanins(m));
+                    if inner(aig, &internal, l, xor) {
+                        stack.extend(aig.fanins(node(l)));
                     } else {
-                        debug_assert!(bal[m] != NONE, "leaf balanced first");
+                        debug_assert!(bal[node(l)] != NONE, "leaf balanced first");
                         leaves.push(of(&bal, l));
                     }
                 }
@@ -128,6 +122,13 @@ pub(super) fn balance(aig: &mut Aig, roots: &[Lit]) -> Vec<Lit> {
         };
     }
     bal
+}
+
+/// Whether the supergate of an `xor` (or `and`) gate grows through `l`:
+/// an uncomplemented edge to an inner gate of the same kind.
+fn inner(aig: &Aig, internal: &[bool], l: Lit, xor: bool) -> bool {
+    let m = node(l);
+    !complemented(l) && internal[m] && matches!(aig.gates[m], Gate::And(..)) != xor
 }
 
 fn level(aig: &Aig, l: Lit) -> u32 {

@@ -2,8 +2,6 @@
 //! rewrite.
 
 use super::*;
-use ptx_ir::lut::apply64;
-use smallvec::SmallVec;
 
 /// How a rewrite was checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,22 +89,8 @@ pub(super) fn check_piece(
             after[s as usize] = x;
         }
         for &n in nodes {
-            let node = &net.nodes[n];
-            let v: SmallVec<[u64; 3]> = node
-                .fanins
-                .iter()
-                .map(|x| match *x {
-                    Fanin::Const(c) => (c as i8 as i64) as u64,
-                    Fanin::Sig(t) => before[t as usize],
-                })
-                .collect();
-            before[net.node_sig[n] as usize] = match node.func {
-                Func::And => v[0] & v[1],
-                Func::Or => v[0] | v[1],
-                Func::Xor => v[0] ^ v[1],
-                Func::Not => !v[0],
-                Func::Lut(l) => apply64(v[0], v[1], v[2], l),
-            };
+            let value = net.nodes[n].eval(|t| before[t as usize]);
+            before[net.node_sig[n] as usize] = value;
         }
         for &n in nodes {
             if covered[n] == 0 {

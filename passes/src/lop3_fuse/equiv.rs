@@ -35,7 +35,6 @@
 
 use super::sat::{Answer, Cnf};
 use super::*;
-use ptx_ir::lut::apply64;
 use smallvec::SmallVec;
 
 /// Simulation words (of 64 vectors) per signal.
@@ -62,62 +61,30 @@ const TOTAL_PROPAGATIONS: u64 = 20_000_000;
 /// Solver size at which it is started afresh.
 const RECYCLE_VARS: u32 = 3000;
 
-fn eval(func: Func, v: &[u64]) -> u64 {
-    match func {
-        Func::And => v[0] & v[1],
-        Func::Or => v[0] | v[1],
-        Func::Xor => v[0] ^ v[1],
-        Func::Not => !v[0],
-        Func::Lut(l) => apply64(v[0], v[1], v[2], l),
-    }
-}
-
 /// Signatures of every signal, `WORDS` words each.
 struct Sim {
     words: Vec<u64>,
 }
 
 impl Sim {
-    /// Simulates every word, node by node (a node's words are adjacent).
-    fn simulate_all(&mut self, net: &Network) {
+    /// Recomputes the words `ks` of every node from the leaves' words,
+    /// node by node (a node's words are adjacent).
+    fn simulate(&mut self, net: &Network, ks: std::ops::Range<usize>) {
         for s in 0..net.sigs.len() {
             let Sig::Node(n) = net.sigs[s] else { continue };
             let node = &net.nodes[n as usize];
             if node.guard.is_some() {
                 continue;
             }
-            for k in 0..WORDS {
-                self.words[s * WORDS + k] = self.eval_word(node, k);
+            for k in ks.clone() {
+                let words = &self.words;
+                self.words[s * WORDS + k] = node.eval(|t| words[t as usize * WORDS + k]);
             }
         }
     }
 
     fn sig(&self, s: usize) -> &[u64] {
         &self.words[s * WORDS..(s + 1) * WORDS]
-    }
-
-    /// Recomputes word `k` of every node from the leaves' word `k`.
-    fn simulate(&mut self, net: &Network, k: usize) {
-        for s in 0..net.sigs.len() {
-            let Sig::Node(n) = net.sigs[s] else { continue };
-            let node = &net.nodes[n as usize];
-            if node.guard.is_some() {
-                continue;
-            }
-            self.words[s * WORDS + k] = self.eval_word(node, k);
-        }
-    }
-
-    /// `node`'s word `k` from its fanins' words.
-    fn eval_word(&self, node: &Node, k: usize) -> u64 {
-        let mut v = [0u64; 3];
-        for (x, f) in v.iter_mut().zip(&node.fanins) {
-            *x = match *f {
-                Fanin::Const(c) => (c as i8 as i64) as u64,
-                Fanin::Sig(t) => self.words[t as usize * WORDS + k],
-            };
-        }
-        eval(node.func, &v[..node.fanins.len()])
     }
 }
 
@@ -205,13 +172,7 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
     let mut out: Vec<Option<(u32, bool)>> = vec![None; nodes];
     let mut consts: Vec<Option<bool>> = vec![None; nodes];
     let free = |n: usize| net.nodes[n].guard.is_none();
-    let mut rng = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = super::xorshift(0x2545_F491_4F6C_DD1D);
     let mut sim = Sim {
         words: vec![0; net.sigs.len() * WORDS],
     };
@@ -226,7 +187,7 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
             }
         }
     }
-    sim.simulate_all(net);
+    sim.simulate(net, 0..WORDS);
     let mut cnf = Cnf::new(net);
     let mut recycle_at = RECYCLE_VARS;
     let mut examples = 0usize;
@@ -377,7 +338,7 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
                         let slot = &mut sim.words[leaf * WORDS + w];
                         *slot = (*slot & !(1 << bit)) | (u64::from(v) << bit);
                     }
-                    sim.simulate(net, w);
+                    sim.simulate(net, w..w + 1);
                     examples += 1;
                     if word(examples) != w {
                         // The word is complete: hash it in from now on.

@@ -204,6 +204,17 @@ impl Pass for Lop3Fuse {
     }
 }
 
+/// A xorshift64 generator from `state` (not 0): the pass's random words
+/// and orders, the same on every run.
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 /// The registers `f` needs at most, as [`ptx_ir::liveness::max_pressure`]
 /// estimates them.
 fn pressure(f: &Function) -> u32 {

@@ -47,6 +47,27 @@ pub(super) struct Node {
     pub(super) depth: u32,
 }
 
+impl Node {
+    /// The node's value on 64 bit-parallel vectors, given its fanin
+    /// signals' (`word`); immediates are all zeros or all ones.
+    pub(super) fn eval(&self, word: impl Fn(u32) -> u64) -> u64 {
+        let mut v = [0u64; 3];
+        for (x, f) in v.iter_mut().zip(&self.fanins) {
+            *x = match *f {
+                Fanin::Const(c) => (c as i8 as i64) as u64,
+                Fanin::Sig(t) => word(t),
+            };
+        }
+        match self.func {
+            Func::And => v[0] & v[1],
+            Func::Or => v[0] | v[1],
+            Func::Xor => v[0] ^ v[1],
+            Func::Not => !v[0],
+            Func::Lut(l) => ptx_ir::lut::apply64(v[0], v[1], v[2], l),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Sig {
     Leaf(Leaf),

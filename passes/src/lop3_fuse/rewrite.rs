@@ -269,7 +269,7 @@ pub(super) fn fuse_block(
 }
 
 /// The instruction that defines `v`, if one does.
-fn defining_inst(f: &Function, v: Value) -> Option<Inst> {
+pub(super) fn defining_inst(f: &Function, v: Value) -> Option<Inst> {
     match f.dfg.values[v].def {
         ptx_ir::ValueDef::Result(i, _) => Some(i),
         _ => None,
@@ -438,10 +438,7 @@ fn placement(
     let ready = |s: u32| -> Option<usize> {
         match net.sigs[s as usize] {
             Sig::Leaf(Leaf::Imm(_)) => None,
-            Sig::Leaf(Leaf::Val(v)) => match f.dfg.values[v].def {
-                ptx_ir::ValueDef::Result(i, _) => pos.get(&i).copied(),
-                _ => None,
-            },
+            Sig::Leaf(Leaf::Val(v)) => defining_inst(f, v).and_then(|i| pos.get(&i).copied()),
             Sig::Node(m) => {
                 let m = m as usize;
                 if net.synthetic(m) {

@@ -21,7 +21,8 @@
 //! come right before it, in operand order; every other instruction keeps
 //! its relative order.
 
-use ptx_ir::{Block, Function, Inst, ValueDef};
+use super::rewrite::defining_inst;
+use ptx_ir::{Block, Function, Inst};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Instructions a move may pass at most.
@@ -42,11 +43,9 @@ pub(super) fn sink_to_readers(f: &mut Function, block: Block, movable: &FxHashSe
     for (k, &i) in order.iter().enumerate() {
         let mut here: Vec<usize> = Vec::new();
         let mut note = |v: ptx_ir::Value| {
-            if let ValueDef::Result(j, _) = f.dfg.values[v].def {
-                if let Some(&d) = pos.get(&j) {
-                    if d != k && !here.contains(&d) {
-                        here.push(d);
-                    }
+            if let Some(&d) = defining_inst(f, v).and_then(|j| pos.get(&j)) {
+                if d != k && !here.contains(&d) {
+                    here.push(d);
                 }
             }
         };

@@ -240,93 +240,49 @@ impl Pool {
     /// `c` after `b` such that, in each of the four regions where `a` and
     /// `b` are constant and `t` takes both values, `c` separates them.
     fn find_lut(&self, t: &[Word], care: &[Word], cap: u32) -> Option<Gate> {
-        let w = self.words;
-        if w == 1 {
-            return self.find_lut_one_word(t[0], care[0], cap);
+        // Tables are 1, 2 or 4 words: fixed-size arrays, no allocation,
+        // and scalars for the common one-word case (six inputs or fewer).
+        match self.words {
+            1 => self.find_lut_in::<1>(t, care, cap),
+            2 => self.find_lut_in::<2>(t, care, cap),
+            _ => self.find_lut_in::<MAX_WORDS>(t, care, cap),
         }
-        let mut on = [0 as Word; MAX_WORDS];
-        let mut off = [0 as Word; MAX_WORDS];
-        for i in 0..w {
+    }
+
+    /// [`Self::find_lut`] for tables of `W` words.
+    fn find_lut_in<const W: usize>(&self, t: &[Word], care: &[Word], cap: u32) -> Option<Gate> {
+        debug_assert_eq!(self.words, W);
+        let words = |s: usize| -> [Word; W] { self.sig(s).try_into().expect("W words") };
+        let mut on = [0 as Word; W];
+        let mut off = [0 as Word; W];
+        for i in 0..W {
             on[i] = t[i] & care[i];
             off[i] = !t[i] & care[i];
         }
         let mut sigs = [0usize; MAX_INPUTS + SEARCH_WINDOW];
+        let mut tables = [[0 as Word; W]; MAX_INPUTS + SEARCH_WINDOW];
         let mut n = 0;
         for s in self.window(cap) {
             sigs[n] = s;
-            n += 1;
-        }
-        let sigs = &sigs[..n];
-        // The regions of the current pair where t is both 1 and 0.
-        let mut conflict_on = [[0 as Word; MAX_WORDS]; 4];
-        let mut conflict_off = [[0 as Word; MAX_WORDS]; 4];
-        for (ia, &a) in sigs.iter().enumerate() {
-            let xa = self.sig(a);
-            for (ib, &b) in sigs.iter().enumerate().skip(ia + 1) {
-                let xb = self.sig(b);
-                let mut regions = 0;
-                for r in 0..4 {
-                    let mut any_on = false;
-                    let mut any_off = false;
-                    for i in 0..w {
-                        let x = if r & 2 != 0 { xa[i] } else { !xa[i] };
-                        let y = if r & 1 != 0 { xb[i] } else { !xb[i] };
-                        let m = x & y;
-                        conflict_on[regions][i] = on[i] & m;
-                        conflict_off[regions][i] = off[i] & m;
-                        any_on |= on[i] & m != 0;
-                        any_off |= off[i] & m != 0;
-                    }
-                    if any_on && any_off {
-                        regions += 1;
-                    }
-                }
-                let fits = |c: usize| -> bool {
-                    let xc = self.sig(c);
-                    (0..regions).all(|r| {
-                        let (o, f) = (&conflict_on[r], &conflict_off[r]);
-                        // on inside c and off outside, or the reverse.
-                        let pos = (0..w).all(|i| o[i] & !xc[i] == 0 && f[i] & xc[i] == 0);
-                        pos || (0..w).all(|i| o[i] & xc[i] == 0 && f[i] & !xc[i] == 0)
-                    })
-                };
-                let c = if regions == 0 {
-                    Some(b)
-                } else {
-                    sigs[ib + 1..].iter().copied().find(|&c| fits(c))
-                };
-                if let Some(c) = c {
-                    return Some(Gate {
-                        fanins: [a as u32, b as u32, c as u32],
-                        table: self.table_of(t, care, [a, b, c]),
-                    });
-                }
-            }
-        }
-        None
-    }
-
-    /// [`Self::find_lut`] for functions of at most six inputs (one word),
-    /// the common case (S-boxes of six inputs and fewer), in scalars.
-    fn find_lut_one_word(&self, t: Word, care: Word, cap: u32) -> Option<Gate> {
-        let (on, off) = (t & care, !t & care);
-        let mut sigs = [0 as Word; MAX_INPUTS + SEARCH_WINDOW];
-        let mut index = [0usize; MAX_INPUTS + SEARCH_WINDOW];
-        let mut n = 0;
-        for s in self.window(cap) {
-            sigs[n] = self.tt[s];
-            index[n] = s;
+            tables[n] = words(s);
             n += 1;
         }
         for ia in 0..n {
-            let xa = sigs[ia];
+            let xa = tables[ia];
             for ib in ia + 1..n {
-                let xb = sigs[ib];
-                let mut regions = [(0 as Word, 0 as Word); 4];
+                let xb = tables[ib];
+                // The regions of the pair where t is both 1 and 0.
+                let mut regions = [([0 as Word; W], [0 as Word; W]); 4];
                 let mut k = 0;
-                for m in [!xa & !xb, !xa & xb, xa & !xb, xa & xb] {
-                    let (o, f) = (on & m, off & m);
-                    if o != 0 && f != 0 {
+                for r in 0..4 {
+                    let (mut o, mut f) = ([0 as Word; W], [0 as Word; W]);
+                    for i in 0..W {
+                        let x = if r & 2 != 0 { xa[i] } else { !xa[i] };
+                        let y = if r & 1 != 0 { xb[i] } else { !xb[i] };
+                        o[i] = on[i] & x & y;
+                        f[i] = off[i] & x & y;
+                    }
+                    if o.iter().any(|&v| v != 0) && f.iter().any(|&v| v != 0) {
                         regions[k] = (o, f);
                         k += 1;
                     }
@@ -336,17 +292,19 @@ impl Pool {
                     Some(ib)
                 } else {
                     (ib + 1..n).find(|&ic| {
-                        let xc = sigs[ic];
-                        regions.iter().all(|&(o, f)| {
-                            (o & !xc == 0 && f & xc == 0) || (o & xc == 0 && f & !xc == 0)
+                        let xc = &tables[ic];
+                        // on inside c and off outside, or the reverse.
+                        regions.iter().all(|(o, f)| {
+                            (0..W).all(|i| o[i] & !xc[i] == 0 && f[i] & xc[i] == 0)
+                                || (0..W).all(|i| o[i] & xc[i] == 0 && f[i] & !xc[i] == 0)
                         })
                     })
                 };
                 if let Some(ic) = c {
-                    let x = [index[ia], index[ib], index[ic]];
+                    let x = [sigs[ia], sigs[ib], sigs[ic]];
                     return Some(Gate {
                         fanins: x.map(|s| s as u32),
-                        table: self.table_of(&[t], &[care], x),
+                        table: self.table_of(t, care, x),
                     });
                 }
             }
@@ -576,15 +534,12 @@ pub(super) fn synthesize(
     let m = outputs.len();
     let mut order: Vec<usize> = (0..m).collect();
     let mut best: Option<Network> = None;
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = super::xorshift(0x9E37_79B9_7F4A_7C15);
     for k in 0..orders.max(1) {
         if k > 0 {
             // A pseudo-random permutation (Fisher-Yates).
             for i in (1..m).rev() {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                order.swap(i, (rng % (i as u64 + 1)) as usize);
+                order.swap(i, (next() % (i as u64 + 1)) as usize);
             }
         }
         if let Some(net) = synthesize_in(inputs, outputs, caps, &order, k as u64) {

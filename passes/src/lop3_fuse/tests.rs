@@ -36,13 +36,7 @@ fn every_four_input_function_decomposes_exactly() {
 /// [`compose`] and [`lut3`] against their definitions, entry by entry.
 #[test]
 fn composition_matches_the_truth_table_definition() {
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     for _ in 0..20_000 {
         let r = next();
         let p = [
@@ -89,11 +83,46 @@ fn run(body: &str) -> String {
     run_with(body, Lop3Fuse::default())
 }
 
+/// A kernel for sm_80 at PTX `version` whose `body` runs after four words
+/// are loaded into `%r1`..`%r4` from `[%rd1]`.
+fn kernel(version: &str, body: &str) -> String {
+    format!(
+        ".version {version}\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
+         .reg .b32 %r<200>;\n.reg .b64 %rd<2>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\n\
+         ld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n{body}\nret;\n}}\n"
+    )
+}
+
+/// Runs `pass` on the kernel of `body` with `target` known, as the driver
+/// sets it from `.version` and `.target`: whether it changed anything,
+/// and the module.
+fn run_on_target(body: &str, target: crate::TargetInfo, pass: Lop3Fuse) -> (bool, ptx_ir::Module) {
+    let version = format!("{}.{}", target.ptx.0, target.ptx.1);
+    let mut m = ptx_parse::parse_module(&kernel(&version, body)).unwrap();
+    let f = m.functions_mut().next().unwrap();
+    let mut am = AnalysisManager::new();
+    am.target = Some(target);
+    let mut pass = pass;
+    let changed = pass.run(f, &mut am).changed();
+    (changed, m)
+}
+
+/// `steps` steps of `%r6 ^= (%r5 += k)`, stored: a chain of logic, each
+/// step reading a fresh `add`.
+fn add_xor_chain(steps: usize) -> String {
+    let mut body = String::from("mov.b32 %r6, 0;\n");
+    for i in 0..steps {
+        body.push_str(&format!(
+            "add.s32 %r5, %r5, {};\nxor.b32 %r6, %r6, %r5;\n",
+            i % 7 + 1
+        ));
+    }
+    body.push_str("st.global.u32 [%rd1], %r6;");
+    body
+}
+
 fn run_with(body: &str, pass: Lop3Fuse) -> String {
-    let full = format!(
-        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<200>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n{body}\nret;\n}}\n"
-    );
-    let mut m = ptx_parse::parse_module(&full).unwrap();
+    let mut m = ptx_parse::parse_module(&kernel("7.0", body)).unwrap();
     for f in m.functions_mut() {
         let before = f.clone();
         let mut pass = pass;
@@ -198,12 +227,7 @@ fn equivalent_logic_is_computed_once() {
 /// The network (functional reduction done) of `body`, a kernel's logic
 /// after four words are loaded into `%r1`..`%r4` from `[%rd1]`.
 fn network(body: &str) -> Network {
-    let full = format!(
-        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n\
-         .reg .b32 %r<200>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
-         ld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n{body}\nret;\n}}\n"
-    );
-    let m = ptx_parse::parse_module(&full).unwrap();
+    let m = ptx_parse::parse_module(&kernel("7.0", body)).unwrap();
     let f = m.functions().next().unwrap();
     let insts: Vec<Inst> = f
         .layout
@@ -362,23 +386,17 @@ fn written_logic_sits_right_before_its_reader() {
 fn skip_small_leaves_a_debug_target_alone() {
     // Four instructions that one lop3 computes.
     let body = "and.b32 %r5, %r1, %r2;\nxor.b32 %r6, %r5, %r3;\nnot.b32 %r7, %r6;\nor.b32 %r8, %r7, %r1;\nst.global.u32 [%rd1], %r8;";
-    let full = format!(
-        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n.reg .b32 %r<20>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd1];\n{body}\nret;\n}}\n"
-    );
+    let debug = crate::TargetInfo {
+        sm: 80,
+        ptx: (7, 0),
+        debug: true,
+    };
     for skip_small in [false, true] {
-        let mut m = ptx_parse::parse_module(&full).unwrap();
-        let f = m.functions_mut().next().unwrap();
-        let mut am = AnalysisManager::new();
-        am.target = Some(crate::TargetInfo {
-            sm: 80,
-            ptx: (7, 0),
-            debug: true,
-        });
-        let mut pass = Lop3Fuse {
+        let pass = Lop3Fuse {
             skip_small,
             ..Lop3Fuse::default()
         };
-        let changed = pass.run(f, &mut am).changed();
+        let (changed, _) = run_on_target(body, debug, pass);
         assert_eq!(changed, !skip_small, "skip_small = {skip_small}");
     }
 }
@@ -388,15 +406,7 @@ fn skip_small_leaves_a_debug_target_alone() {
 /// supergate (it used to be left without a balanced form).
 #[test]
 fn a_supergate_past_the_leaf_limit_is_split() {
-    let mut body = String::from("mov.b32 %r6, 0;\n");
-    for i in 0..1_100 {
-        body.push_str(&format!(
-            "add.s32 %r5, %r5, {};\nxor.b32 %r6, %r6, %r5;\n",
-            i % 7 + 1
-        ));
-    }
-    body.push_str("st.global.u32 [%rd1], %r6;");
-    let out = run(&body);
+    let out = run(&add_xor_chain(1_100));
     assert!(logic_count(&out) < 1_100, "{}", logic_count(&out));
 }
 
@@ -405,15 +415,7 @@ fn a_supergate_past_the_leaf_limit_is_split() {
 /// then): a move passes at most `schedule::MAX_DISTANCE` instructions.
 #[test]
 fn a_long_chain_is_not_gathered_at_its_end() {
-    let mut body = String::from("mov.b32 %r6, 0;\n");
-    for i in 0..600 {
-        body.push_str(&format!(
-            "add.s32 %r5, %r5, {};\nxor.b32 %r6, %r6, %r5;\n",
-            i % 7 + 1
-        ));
-    }
-    body.push_str("st.global.u32 [%rd1], %r6;");
-    let out = run(&body);
+    let out = run(&add_xor_chain(600));
     let lines: Vec<&str> = out.lines().map(str::trim).collect();
     let last_add = lines
         .iter()
@@ -430,16 +432,16 @@ fn a_long_chain_is_not_gathered_at_its_end() {
 /// instruction its predicate guards: the guard is a read.
 #[test]
 fn placement_sees_a_guard_as_a_read() {
-    let src = ".version 8.2\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<2>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\nld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\nand.b32 %r5, %r1, %r2;\nor.b32 %r6, %r5, %r3;\nsetp.ne.b32 %p1, %r6, 0;\n@%p1 st.global.u32 [%rd1], %r4;\nst.global.u32 [%rd1+4], %r6;\nret;\n}\n";
-    let mut m = ptx_parse::parse_module(src).unwrap();
-    let f = m.functions_mut().next().unwrap();
-    let mut am = AnalysisManager::new();
-    am.target = Some(crate::TargetInfo {
+    let body = "and.b32 %r5, %r1, %r2;\nor.b32 %r6, %r5, %r3;\nsetp.ne.b32 %p1, %r6, 0;\n\
+                @%p1 st.global.u32 [%rd1], %r4;\nst.global.u32 [%rd1+4], %r6;";
+    let target = crate::TargetInfo {
         sm: 80,
         ptx: (8, 2),
         debug: false,
-    });
-    assert!(Lop3Fuse::default().run(f, &mut am).changed());
+    };
+    let (changed, m) = run_on_target(body, target, Lop3Fuse::default());
+    assert!(changed);
+    let f = m.functions().next().unwrap();
     let errors = ptx_ir::verify::verify_function(f);
     assert!(errors.is_empty(), "{errors:?}");
     let out = ptx_ir::write::module_to_string(&m);
