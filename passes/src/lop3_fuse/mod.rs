@@ -14,7 +14,9 @@
 //! 3. [`choices`]: structural choices. The logic's XAIG ([`aig`]) is
 //!    balanced ([`balance`]), its xor logic rebuilt with shared terms
 //!    ([`linear`]), and small dense windows (S-boxes) resynthesised from
-//!    their truth tables ([`resynth`], [`synth`]); the new structure
+//!    their truth tables ([`resynth`], [`synth`]; a window of one output
+//!    and at most six inputs also by SAT, [`exact`], cached by NPN class,
+//!    [`npn`]); the new structure
 //!    joins the network as synthetic nodes, each restructured node may
 //!    take its version's cuts (a window's versions as one group), and the
 //!    network is mapped with and without them, the better cover kept
@@ -64,9 +66,11 @@ mod check;
 mod choices;
 mod cuts;
 mod equiv;
+mod exact;
 mod linear;
 mod mapper;
 mod network;
+mod npn;
 mod predicate;
 mod resynth;
 pub use resynth::clear_cache;

@@ -71,7 +71,17 @@ fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth:
         7 => 3,
         _ => 2,
     };
-    let net = synth::synthesize(inputs, tables, caps, orders);
+    let mut net = synth::synthesize(inputs, tables, caps, orders);
+    // One output of at most six inputs: exact synthesis may take fewer.
+    if let (Some(heuristic), [table]) = (&net, tables) {
+        if inputs <= super::exact::MAX_INPUTS {
+            if let Some(exact) = super::exact::synthesize(inputs, table[0]) {
+                if exact.cost() < heuristic.cost() && exact.depth() <= caps[0] {
+                    net = Some(exact);
+                }
+            }
+        }
+    }
     if let Ok(mut c) = cache().lock() {
         if c.len() >= CACHE_SIZE {
             c.clear();

@@ -19,9 +19,9 @@ use smallvec::SmallVec;
 
 /// Stops the solver after a number of conflicts (one learnt clause each).
 #[derive(Default)]
-struct Budget {
-    learnt: u64,
-    limit: u64,
+pub(super) struct Budget {
+    pub(super) learnt: u64,
+    pub(super) limit: u64,
 }
 
 impl Callbacks for Budget {
