@@ -23,7 +23,7 @@ seeds() {
   # malformed inputs).
   local n=0
   for f in $(find crates/ptx-parse/tests/corpus crates/ptx-parse/tests/forms \
-      tools/ptx-opt/tests/malformed docs/examples -name '*.ptx' | sort); do
+      crates/ptx-opt/tests/malformed docs/examples -name '*.ptx' | sort); do
     if [ "$(stat -c %s "$f")" -le 65536 ]; then
       n=$((n + 1))
       cp "$f" "fuzz/seeds/parse/$n.ptx"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the lop3-fuse large-circuit suite,
-# tools/ptx-opt/benches/circuits/*.aig (committed): ABC's own generators
+# crates/ptx-opt/benches/circuits/*.aig (committed): ABC's own generators
 # (array and Booth multipliers, a bit sorter, a ripple-carry adder) and
 # yosys synthesising the Verilog in benches/circuits/src/, each structurally
 # hashed by ABC (`strash`) into the AIG that both ABC and ptx-opt then map
@@ -8,7 +8,7 @@
 # Needs berkeley-abc and yosys (Debian); measured with yosys 0.23 and
 # berkeley-abc 1.01+20221019.
 set -euo pipefail
-cd "$(dirname "$0")/../tools/ptx-opt/benches/circuits"
+cd "$(dirname "$0")/../crates/ptx-opt/benches/circuits"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gen() { # name, gen flags

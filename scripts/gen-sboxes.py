@@ -123,7 +123,7 @@ def tables(mapping, inputs, outputs):
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out_dir = os.path.join(root, "tools/ptx-opt/benches/sboxes")
+    out_dir = os.path.join(root, "crates/ptx-opt/benches/sboxes")
     os.makedirs(out_dir, exist_ok=True)
     boxes = {}
     for n, t in DES.items():

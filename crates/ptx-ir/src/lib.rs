@@ -27,6 +27,7 @@ mod lut_table;
 pub mod module;
 pub mod op;
 pub mod operand;
+pub mod postdom;
 pub mod regalloc;
 pub mod types;
 pub mod verify;

@@ -2,7 +2,7 @@
 //! `setp`, `vote`, the vop2 family and `lop3` — against the PTX ISA: every
 //! modifier, type pairing, selector and mask it allows is accepted and
 //! nothing else, as ptxas 13.5 does (each rule was checked against it;
-//! `tools/ptx-opt/tests/malformed/` holds the rejected forms). Other
+//! `crates/ptx-opt/tests/malformed/` holds the rejected forms). Other
 //! instructions get only the operand-count and register-type checks of the
 //! parser.
 //!

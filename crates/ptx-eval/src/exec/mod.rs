@@ -45,7 +45,7 @@ use ptx_ir::{
     VarDecl, VarType,
 };
 
-use ptx_passes::loops::PostDominatorTree;
+use ptx_ir::postdom::PostDominatorTree;
 
 use rustc_hash::FxHashMap;
 

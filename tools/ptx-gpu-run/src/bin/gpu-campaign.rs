@@ -87,7 +87,7 @@ fn corpus(root: &Path) -> Vec<Module> {
         ("crates/ptx-parse/tests/corpus/llc", false),
         ("crates/ptx-parse/tests/corpus/stress", false),
         ("crates/ptx-eval/tests/kernels", false),
-        ("tools/ptx-opt/tests/legacy", true),
+        ("crates/ptx-opt/tests/legacy", true),
     ] {
         let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
             continue;

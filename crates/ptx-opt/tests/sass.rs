@@ -249,7 +249,7 @@ fn lower_vsub2_never_adds_sass_where_vop2_occurs() {
     }
     assert!(cases.len() >= 12, "{} corpus files hold vop2", cases.len());
     let legacy =
-        std::fs::read_to_string(workspace().join("tools/ptx-opt/tests/legacy/vote_vop2.ptx"))
+        std::fs::read_to_string(workspace().join("crates/ptx-opt/tests/legacy/vote_vop2.ptx"))
             .unwrap();
     assert!(vop2(&legacy));
     for (target, version) in [

@@ -3,9 +3,10 @@
 //! A pass asks for an analysis; it is computed once and kept until a pass
 //! reports that it did not preserve it ([`crate::Preserved`]).
 
-use crate::loops::{LoopInfo, PostDominatorTree};
 use crate::Preserved;
 use ptx_ir::liveness::Liveness;
+use ptx_ir::loops::LoopInfo;
+use ptx_ir::postdom::PostDominatorTree;
 use ptx_ir::{ControlFlowGraph, DominatorTree, Function};
 
 /// Analysis cache for one function.

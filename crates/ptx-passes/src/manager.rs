@@ -82,7 +82,7 @@ impl PassManager {
     }
 
     /// A pipeline of pass objects built elsewhere (custom passes, or a
-    /// [`crate::registry::Registry`]'s pipeline).
+    /// [`crate::Registry`]'s pipeline).
     pub fn from_passes(passes: Vec<Box<dyn Pass>>, inst: Instrumentation) -> Self {
         let mut timings: Vec<(&'static str, Duration)> = Vec::new();
         for p in &passes {

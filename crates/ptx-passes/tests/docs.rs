@@ -5,8 +5,8 @@ use ptx_passes::{pipeline, registry};
 
 #[test]
 fn passes_page_matches_the_registry() {
-    let doc =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/passes.md")).unwrap();
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/passes.md"))
+        .unwrap();
     for p in registry::PASSES {
         let head = format!("## `{}`\n\nSummary: {}\n", p.name, p.summary);
         assert!(doc.contains(&head), "docs/passes.md lacks:\n{head}");

@@ -2,7 +2,7 @@
 """Writes the lop3-fuse benchmark kernels as LLVM IR (plain and/or/xor/not
 on i32 bit-slices) and compiles each with llc to the PTX the bench reads.
 
-    python3 tools/ptx-opt/benches/lop3/gen.py   # rewrites *.ll and *.ptx
+    python3 crates/ptx-opt/benches/lop3/gen.py   # rewrites *.ll and *.ptx
 
 Each kernel loads its inputs from `in[]`, computes, and stores its outputs
 to `out[]`, so nothing folds away.

@@ -137,7 +137,7 @@ fn run_with(body: &str, pass: Lop3Fuse) -> String {
 /// and a wrong truth table is caught.
 #[test]
 fn benchmark_pieces_are_checked_exhaustively() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tools/ptx-opt/benches/lop3");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../ptx-opt/benches/lop3");
     let mut pieces = 0;
     for e in std::fs::read_dir(dir).unwrap() {
         let path = e.unwrap().path();

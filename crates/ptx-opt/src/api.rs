@@ -18,7 +18,7 @@
 
 use ptx_ir::{Function, Item};
 use ptx_passes::manager::{Instrumentation, PassManager};
-use ptx_passes::registry::Registry;
+use ptx_passes::Registry;
 use ptx_passes::{AnalysisManager, Pass, TargetInfo};
 use std::fmt;
 

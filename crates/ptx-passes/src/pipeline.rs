@@ -204,7 +204,7 @@ pub fn resolve(
 }
 
 /// Expands nesting and `default<On>` into `(name, params)` in order,
-/// without checking the names (a [`crate::registry::Registry`] does).
+/// without checking the names (a [`crate::Registry`] does).
 pub fn flatten(elems: &[Element], out: &mut Vec<(String, Vec<String>)>) -> Result<(), String> {
     for e in elems {
         match e {

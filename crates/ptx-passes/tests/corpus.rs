@@ -6,7 +6,7 @@ use ptx_passes::{registry, AnalysisManager};
 use std::path::{Path, PathBuf};
 
 fn files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/ptx-parse/tests");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ptx-parse/tests");
     let mut v = Vec::new();
     for dir in ["corpus/llc", "corpus/stress", "forms"] {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {

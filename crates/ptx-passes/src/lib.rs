@@ -7,7 +7,10 @@
 //! * [`registry`]: the one table of kebab-case pass names that the pipeline
 //!   parser, `--print-passes` and `docs/passes.md` all read.
 //! * [`pipeline`]: LLVM's new-PM pipeline text (`function(dce,copy-prop)`,
-//!   `default<O2>`, `simplify-cfg<keep-loops>`) and the `-O` levels.
+//!   `default<O2>`, `simplify-cfg<keep-loops>`) and the `-O` levels; it
+//!   reads the registry, which knows nothing of it.
+//! * [`Registry`] ([`custom`]): the built-in passes plus an embedder's own,
+//!   built from pipeline text.
 //! * [`manager`]: runs a pipeline over a function with `opt`'s
 //!   instrumentation (print before/after, verify-each, timing, bisection).
 #![deny(missing_docs)]
@@ -16,8 +19,8 @@ pub mod analysis;
 pub mod const_fold;
 pub mod copy_prop;
 pub mod cse;
+pub mod custom;
 pub mod dce;
-pub mod loops;
 pub mod lop3_expand;
 pub mod lop3_fuse;
 pub mod lower_vote;
@@ -30,6 +33,7 @@ pub mod set_fold;
 pub mod simplify_cfg;
 
 pub use analysis::{AnalysisManager, TargetInfo};
+pub use custom::Registry;
 pub use ptx_ir::verify::{verify_function, VerifierError};
 
 use ptx_ir::Function;
