@@ -1,8 +1,10 @@
 //! Throughput and memory of parse + SSA + verify + print.
 //!
-//! Builds a PTX module of at least 20 MB from the sm_80 corpus (every copy
-//! of a file gets its global symbols renamed) and writes it to
-//! `target/bench-roundtrip.ptx`. One child process times five runs of the
+//! Builds two PTX modules of at least 20 MB, every copy of a file with its
+//! global symbols renamed: `target/bench-roundtrip.ptx` from the sm_80
+//! parser corpus (llc and llvm-stress output), and
+//! `target/bench-roundtrip-nvcc.ptx` from the sm_80 nvcc 13.5 files of
+//! `corpus/real`. For each, one child process times five runs of the
 //! default path (the module in parts on every CPU), the one-thread path
 //! and `-O2` (both ways); another runs the default path once and reports
 //! its peak RSS (input and output buffers included). Last, the `ptx-opt`
@@ -31,14 +33,27 @@ fn main() {
     if let Ok(file) = std::env::var("PTX_OPT_BENCH_MEMORY") {
         return memory_child(Path::new(&file));
     }
-    let file = build_input();
-    let size = std::fs::metadata(&file).unwrap().len();
-    println!("input: {} ({:.1} MB)", file.display(), size as f64 / 1e6);
+    for (file, what) in [
+        (build_input(), "parser corpus"),
+        (build_nvcc_input(), "nvcc 13.5 output"),
+    ] {
+        measure(&file, what);
+    }
+}
+
+/// Every measure of one input file.
+fn measure(file: &Path, what: &str) {
+    let size = std::fs::metadata(file).unwrap().len();
+    println!(
+        "input: {} ({:.1} MB, {what})",
+        file.display(),
+        size as f64 / 1e6
+    );
     // Timing and memory each run in a fresh process, so the peak RSS is
     // that of one run of the pipeline (input and output included).
     for var in ["PTX_OPT_BENCH_TIME", "PTX_OPT_BENCH_MEMORY"] {
         let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .env(var, &file)
+            .env(var, file)
             .output()
             .expect("cannot run the measuring child");
         print!("{}", String::from_utf8_lossy(&out.stdout));
@@ -53,7 +68,7 @@ fn main() {
             let t = Instant::now();
             let status = std::process::Command::new(env!("CARGO_BIN_EXE_ptx-opt"))
                 .args(flags)
-                .arg(&file)
+                .arg(file)
                 .arg("-o")
                 .arg(&out_file)
                 .status()
@@ -152,5 +167,11 @@ fn workspace() -> PathBuf {
 fn build_input() -> PathBuf {
     let path = workspace().join("target/bench-roundtrip.ptx");
     std::fs::write(&path, shapes::corpus_module(TARGET_BYTES)).unwrap();
+    path
+}
+
+fn build_nvcc_input() -> PathBuf {
+    let path = workspace().join("target/bench-roundtrip-nvcc.ptx");
+    std::fs::write(&path, shapes::nvcc_module(TARGET_BYTES)).unwrap();
     path
 }

@@ -159,24 +159,61 @@ pub fn big_file(bytes: usize) -> String {
 pub fn corpus_module(bytes: usize) -> String {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../crates/ptx-parse/tests/corpus");
-    let mut parts: Vec<(String, Vec<String>)> = Vec::new();
-    for sub in ["llc", "stress"] {
-        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.join(sub))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        for p in files {
-            let src = std::fs::read_to_string(&p).unwrap();
-            if !src.contains(".target sm_80") || !src.contains(".address_size 64") {
-                continue;
-            }
+    let files: Vec<std::path::PathBuf> = ["llc", "stress"]
+        .iter()
+        .flat_map(|sub| sorted_files(&dir.join(sub)))
+        .filter(|p| {
+            let src = std::fs::read_to_string(p).unwrap();
+            src.contains(".target sm_80") && src.contains(".address_size 64")
+        })
+        .collect();
+    repeated_module(
+        &files,
+        ".version 7.0\n.target sm_80\n.address_size 64\n",
+        bytes,
+    )
+}
+
+/// A module of at least `bytes` bytes of nvcc 13.5 output: the sm_80 files
+/// of `corpus/real/ptx/nvcc/O3` repeated, every copy with its global names
+/// renamed (the peak-memory measure of the round trip on real code).
+pub fn nvcc_module(bytes: usize) -> String {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/real/ptx/nvcc/O3");
+    let files: Vec<std::path::PathBuf> = sorted_files(&dir)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".sm_80.ptx"))
+        .collect();
+    repeated_module(
+        &files,
+        ".version 9.5\n.target sm_80\n.address_size 64\n",
+        bytes,
+    )
+}
+
+/// The files of `dir`, sorted by name.
+fn sorted_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// `header`, then the bodies of `files` (after their `.address_size`) over
+/// and over until the module has `bytes` bytes, the global names of copy
+/// `c` of file `k` suffixed `_c{c}_{k}`.
+fn repeated_module(files: &[std::path::PathBuf], header: &str, bytes: usize) -> String {
+    let parts: Vec<(String, Vec<String>)> = files
+        .iter()
+        .map(|p| {
+            let src = std::fs::read_to_string(p).unwrap();
             let body = src.split_once(".address_size 64").unwrap().1.to_string();
-            let names = global_names(&src);
-            parts.push((body, names));
-        }
-    }
-    let mut out = String::from(".version 7.0\n.target sm_80\n.address_size 64\n");
+            (body, global_names(&src))
+        })
+        .collect();
+    let mut out = String::from(header);
     let mut copy = 0;
     while out.len() < bytes {
         for (k, (body, names)) in parts.iter().enumerate() {
@@ -214,7 +251,10 @@ fn rename(body: &str, names: &[String], suffix: &str, out: &mut String) {
             i = i.max(s + 1);
             let word = &body[s..i];
             out.push_str(word);
-            if names.iter().any(|n| n == word) {
+            // A word followed by '.' is a mnemonic (nvcc names a shared
+            // array `sub`, and `sub.f32` must stay).
+            let mnemonic = b.get(i) == Some(&b'.');
+            if !mnemonic && names.iter().any(|n| n == word) {
                 out.push_str(suffix);
             }
         } else {

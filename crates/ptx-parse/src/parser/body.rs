@@ -162,7 +162,11 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    pub(super) fn label_decl(&mut self, b: &mut FnBuilder<'s>, name: Token<'s>) -> Result<(), Diagnostic> {
+    pub(super) fn label_decl(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        name: Token<'s>,
+    ) -> Result<(), Diagnostic> {
         let kind = self.bump()?;
         let toks = self.tokens_until_semicolon()?;
         let unique = b.unique_name(name.text);

@@ -228,7 +228,10 @@ impl<'s> Parser<'s> {
         }))
     }
 
-    pub(super) fn param_list(&mut self, b: &mut FnBuilder<'s>) -> Result<Vec<ParamDecl>, Diagnostic> {
+    pub(super) fn param_list(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+    ) -> Result<Vec<ParamDecl>, Diagnostic> {
         self.expect(b'(')?;
         let mut out = Vec::new();
         if self.tok.is(b')') {

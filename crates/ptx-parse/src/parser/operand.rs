@@ -6,7 +6,11 @@ use super::*;
 impl<'s> Parser<'s> {
     /// One operand. Register operands hold source-register numbers as
     /// values until SSA construction renames them.
-    pub(super) fn operand(&mut self, b: &mut FnBuilder<'s>, in_call: bool) -> Result<Operand, Diagnostic> {
+    pub(super) fn operand(
+        &mut self,
+        b: &mut FnBuilder<'s>,
+        in_call: bool,
+    ) -> Result<Operand, Diagnostic> {
         self.depth += 1;
         let r = if self.depth > MAX_DEPTH {
             self.err(self.tok, "operand nested too deeply")

@@ -20,6 +20,13 @@
 //! counterexample makes its signature non-constant (a proved constant is
 //! left to the truth tables when its cut sees it).
 //!
+//! **Small supports.** A query over at most twelve inputs is answered by
+//! simulating both cones on every assignment ([`super::exhaust`]), for
+//! the original nodes: exact, and on the xor-rich logic of S-boxes far
+//! cheaper than SAT. Synthetic nodes keep SAT's short budgets: merging
+//! every equivalence it cannot prove quickly cost LUTs on the S-box suite
+//! (AES 295 → 365).
+//!
 //! **Cost.** Candidates come in topological order and are proved in one
 //! incremental solver whose clauses cover only the cones queried; a node
 //! proved equal to an earlier one is encoded as that node, so proofs
@@ -33,6 +40,7 @@
 //! Only unguarded nodes take part (a guarded node's value depends on its
 //! old value); guarded nodes count as inputs.
 
+use super::exhaust::{Exhaust, Verdict};
 use super::sat::{Answer, Cnf};
 use super::*;
 use smallvec::SmallVec;
@@ -188,6 +196,10 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
         }
     }
     sim.simulate(net, 0..WORDS);
+    let mut exhaust = Exhaust::new(net, |s| match net.sigs[s] {
+        Sig::Node(n) => !free(n as usize),
+        Sig::Leaf(_) => true,
+    });
     let mut cnf = Cnf::new(net);
     let mut recycle_at = RECYCLE_VARS;
     let mut examples = 0usize;
@@ -277,36 +289,54 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
                 break;
             }
             tries += 1;
-            if cnf.vars() > recycle_at {
-                // A fresh solver; the cones it needs are encoded again,
-                // so the next recycling waits until it has doubled.
-                cnf.restart();
-                recycle_at = u32::MAX;
-            }
-            let a = cnf.lit(s as u32, &out, &consts);
-            if recycle_at == u32::MAX {
-                recycle_at = RECYCLE_VARS.max(2 * cnf.vars());
-            }
-            let answer = match candidate {
-                None => cnf.constant(a, flip, query),
+            // A node's own restructured version is equivalent by
+            // construction; over a small support, simulation on every
+            // assignment answers exactly and at once.
+            let exact = match candidate {
+                None if incremental => None,
+                None => exhaust.decide(net, s as u32, None, flip),
                 Some(m) => {
-                    let t = net.node_sig[m as usize] as usize;
-                    let complement = flip != (sim.sig(t)[0] & 1 == 1);
-                    let answer = if net
+                    let t = net.node_sig[m as usize];
+                    let complement = flip != (sim.sig(t as usize)[0] & 1 == 1);
+                    if net
                         .choice
                         .get(n)
                         .is_some_and(|l| l.contains(&(m, complement)))
                     {
-                        Answer::Proved
+                        Some(Verdict::Proved)
+                    } else if incremental {
+                        None
                     } else {
-                        let b = cnf.lit(t as u32, &out, &consts);
-                        cnf.equal(a, b ^ complement, query)
-                    };
-                    if answer == Answer::Proved {
-                        out[n] = Some((m, complement));
+                        exhaust.decide(net, s as u32, Some((t, complement)), false)
+                    }
+                }
+            };
+            let mut row = None;
+            let answer = match exact {
+                Some(Verdict::Proved) => Some(Answer::Proved),
+                Some(Verdict::Refuted(values)) => {
+                    row = Some(values);
+                    Some(Answer::Refuted)
+                }
+                None => None,
+            };
+            let answer = match answer {
+                Some(answer) => {
+                    if let (Answer::Proved, Some(m)) = (answer, candidate) {
+                        let t = net.node_sig[m as usize] as usize;
+                        out[n] = Some((m, flip != (sim.sig(t)[0] & 1 == 1)));
                     }
                     answer
                 }
+                None => sat_query(
+                    net,
+                    &mut cnf,
+                    &mut recycle_at,
+                    &sim,
+                    &mut out,
+                    &consts,
+                    (n, s, flip, candidate, query),
+                ),
             };
             match answer {
                 Answer::Proved => {
@@ -334,7 +364,13 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
                         if !input {
                             continue;
                         }
-                        let v = cnf.leaf_value(leaf as u32).unwrap_or(next() & 1 == 1);
+                        let v = match &row {
+                            Some(values) => values
+                                .iter()
+                                .find(|&&(x, _)| x == leaf as u32)
+                                .map_or_else(|| next() & 1 == 1, |&(_, v)| v),
+                            None => cnf.leaf_value(leaf as u32).unwrap_or(next() & 1 == 1),
+                        };
                         let slot = &mut sim.words[leaf * WORDS + w];
                         *slot = (*slot & !(1 << bit)) | (u64::from(v) << bit);
                     }
@@ -372,5 +408,43 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
     Reduced {
         equiv: out,
         constant: consts,
+    }
+}
+
+/// A query the exhaustive simulation could not answer, asked of SAT:
+/// node `n` (signal `s`, signature polarity `flip`) against `candidate`,
+/// or constant when there is none, within `query` conflicts. Records a
+/// proved equivalence in `out`.
+fn sat_query(
+    net: &Network,
+    cnf: &mut Cnf,
+    recycle_at: &mut u32,
+    sim: &Sim,
+    out: &mut [Option<(u32, bool)>],
+    consts: &[Option<bool>],
+    (n, s, flip, candidate, query): (usize, usize, bool, Option<u32>, u64),
+) -> Answer {
+    if cnf.vars() > *recycle_at {
+        // A fresh solver; the cones it needs are encoded again,
+        // so the next recycling waits until it has doubled.
+        cnf.restart();
+        *recycle_at = u32::MAX;
+    }
+    let a = cnf.lit(s as u32, out, consts);
+    if *recycle_at == u32::MAX {
+        *recycle_at = RECYCLE_VARS.max(2 * cnf.vars());
+    }
+    match candidate {
+        None => cnf.constant(a, flip, query),
+        Some(m) => {
+            let t = net.node_sig[m as usize] as usize;
+            let complement = flip != (sim.sig(t)[0] & 1 == 1);
+            let b = cnf.lit(t as u32, out, consts);
+            let answer = cnf.equal(a, b ^ complement, query);
+            if answer == Answer::Proved {
+                out[n] = Some((m, complement));
+            }
+            answer
+        }
     }
 }

@@ -9,7 +9,9 @@
 //! 1. [`network`]: the network of one block and its connected pieces.
 //! 2. [`equiv`]: functional reduction. Nodes that compute an earlier
 //!    node's function (or its complement), found by structural hashing
-//!    and simulation signatures and proved with SAT ([`sat`]), may take
+//!    and simulation signatures and proved by simulation on every
+//!    assignment over small supports ([`exhaust`]) or with SAT ([`sat`]),
+//!    may take
 //!    that node's cuts; nodes proved constant fold into their readers.
 //! 3. [`choices`]: structural choices. The logic's XAIG ([`aig`]) is
 //!    balanced ([`balance`]), its xor logic rebuilt with shared terms
@@ -67,6 +69,7 @@ mod choices;
 mod cuts;
 mod equiv;
 mod exact;
+mod exhaust;
 mod linear;
 mod mapper;
 mod network;

@@ -447,3 +447,43 @@ fn placement_sees_a_guard_as_a_read() {
     let out = ptx_ir::write::module_to_string(&m);
     assert!(out.contains("|%p1"), "{out}");
 }
+
+/// Over a small support the functional reduction answers by simulating
+/// every assignment: an xor written with and/or (no structural match)
+/// equals the plain one, and a near miss is refuted on a row where the
+/// two really differ.
+#[test]
+fn small_supports_are_decided_exhaustively() {
+    use super::exhaust::{Exhaust, Verdict};
+    // Node 0: a ^ b. Nodes 1-4: (a | b) & ~(a & b), the same function.
+    // Node 5: a | b, which differs from a ^ b only where a = b = 1.
+    let net = network(
+        "xor.b32 %r5, %r1, %r2;\nor.b32 %r6, %r1, %r2;\nand.b32 %r7, %r1, %r2;\nnot.b32 %r8, %r7;\n\
+         and.b32 %r9, %r6, %r8;\nor.b32 %r10, %r1, %r2;\n\
+         st.global.u32 [%rd1], %r5;\nst.global.u32 [%rd1+4], %r9;\nst.global.u32 [%rd1+8], %r10;",
+    );
+    assert_eq!(net.equiv[4], Some((0, false)), "{:?}", net.equiv);
+    let input = |s: usize| matches!(net.sigs[s], Sig::Leaf(_));
+    let mut ex = Exhaust::new(&net, input);
+    let (x, y) = (net.node_sig[0], net.node_sig[4]);
+    assert!(matches!(
+        ex.decide(&net, x, Some((y, false)), false),
+        Some(Verdict::Proved)
+    ));
+    assert!(matches!(
+        ex.decide(&net, x, Some((y, true)), false),
+        Some(Verdict::Refuted(_))
+    ));
+    let or = net.node_sig[1];
+    let Some(Verdict::Refuted(row)) = ex.decide(&net, x, Some((or, false)), false) else {
+        panic!("a ^ b is not a | b");
+    };
+    // The counterexample sets both inputs to 1.
+    assert_eq!(row.len(), 2);
+    assert!(row.iter().all(|&(_, v)| v), "{row:?}");
+    // Not constant either way.
+    assert!(matches!(
+        ex.decide(&net, x, None, false),
+        Some(Verdict::Refuted(_))
+    ));
+}
