@@ -5,6 +5,11 @@ use std::time::Instant;
 
 #[global_allocator]
 static GLOBAL: ptx_opt::alloc::Mimalloc = ptx_opt::alloc::Mimalloc;
+// mimalloc's options, set before anything allocates (as the binary does).
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static CONFIGURE_ALLOC: extern "C" fn() = ptx_opt::alloc::configure;
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: phases FILE.ptx");

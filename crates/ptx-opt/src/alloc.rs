@@ -9,6 +9,36 @@
 //! go straight to `mi_malloc`, `mi_zalloc` and `mi_realloc`.
 
 use libmimalloc_sys as mi;
+
+/// mimalloc's `arena_reserve` option (KiB), numbered as in its C header
+/// (`mi_option_t` is a C enum); the Rust binding's constants stop before
+/// it.
+const OPTION_ARENA_RESERVE: std::ffi::c_int = 23;
+
+extern "C" {
+    /// mimalloc's `mi_option_set`, from the C library libmimalloc-sys
+    /// builds (its Rust declaration needs the `extended` feature).
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// Arenas of 64 MiB instead of mimalloc's 1 GiB. Measured on the
+/// round-trip bench files (21 MB each, two threads): peak RSS 3.2-3.4x
+/// the input instead of 3.5-4.2x, and wall time no worse.
+const ARENA_RESERVE_KIB: std::ffi::c_long = 64 * 1024;
+
+/// Sets mimalloc's options; must run before the first allocation, so a
+/// program that uses [`Mimalloc`] registers it as a constructor:
+///
+/// ```ignore
+/// #[used]
+/// #[link_section = ".init_array"]
+/// static CONFIGURE: extern "C" fn() = ptx_opt::alloc::configure;
+/// ```
+pub extern "C" fn configure() {
+    // SAFETY: sets an option value; mimalloc reads options when it
+    // reserves memory, and the option exists in every mimalloc 2.x/3.x.
+    unsafe { mi_option_set(OPTION_ARENA_RESERVE, ARENA_RESERVE_KIB) }
+}
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
 

@@ -10,6 +10,11 @@ use std::process::ExitCode;
 // mimalloc: see `ptx_opt::alloc`.
 #[global_allocator]
 static GLOBAL: ptx_opt::alloc::Mimalloc = ptx_opt::alloc::Mimalloc;
+// mimalloc's options, set before anything allocates.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static CONFIGURE_ALLOC: extern "C" fn() = ptx_opt::alloc::configure;
 
 #[derive(Default)]
 struct Options {

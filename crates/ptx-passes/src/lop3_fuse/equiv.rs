@@ -196,9 +196,12 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
         }
     }
     sim.simulate(net, 0..WORDS);
-    let mut exhaust = Exhaust::new(net, |s| match net.sigs[s] {
-        Sig::Node(n) => !free(n as usize),
-        Sig::Leaf(_) => true,
+    // Synthetic nodes (incremental) keep SAT's short budgets: see above.
+    let mut exhaust = (!incremental).then(|| {
+        Exhaust::new(net, |s| match net.sigs[s] {
+            Sig::Node(n) => !free(n as usize),
+            Sig::Leaf(_) => true,
+        })
     });
     let mut cnf = Cnf::new(net);
     let mut recycle_at = RECYCLE_VARS;
@@ -293,8 +296,9 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
             // construction; over a small support, simulation on every
             // assignment answers exactly and at once.
             let exact = match candidate {
-                None if incremental => None,
-                None => exhaust.decide(net, s as u32, None, flip),
+                None => exhaust
+                    .as_mut()
+                    .and_then(|e| e.decide(net, s as u32, None, flip)),
                 Some(m) => {
                     let t = net.node_sig[m as usize];
                     let complement = flip != (sim.sig(t as usize)[0] & 1 == 1);
@@ -304,10 +308,10 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
                         .is_some_and(|l| l.contains(&(m, complement)))
                     {
                         Some(Verdict::Proved)
-                    } else if incremental {
-                        None
                     } else {
-                        exhaust.decide(net, s as u32, Some((t, complement)), false)
+                        exhaust
+                            .as_mut()
+                            .and_then(|e| e.decide(net, s as u32, Some((t, complement)), false))
                     }
                 }
             };

@@ -1,4 +1,5 @@
-//! Exact synthesis: the fewest `lop3`s that compute a function of three to
+//! Exact synthesis: the fewest `lop3`s (that the search finds within its
+//! budget) that compute a function of four to
 //! [`MAX_INPUTS`] inputs, found by SAT (the single-selection-variable
 //! encoding of Knuth, TAOCP 7.1.2, and Haaswijk et al., "SAT-based exact
 //! synthesis", 2020), and cached by NPN class ([`super::npn`]).
@@ -58,11 +59,13 @@ fn cache() -> &'static Mutex<Cache> {
     CACHE.get_or_init(|| Mutex::new(Cache::default()))
 }
 
-/// A network of fewer `lop3`s than [`super::synth`] finds for `table` (a
-/// function of `inputs` inputs, repeated over 64 rows as
-/// [`npn::repeat`] makes it), if exact synthesis finds one.
+/// A network of fewer `lop3`s than [`super::synth`] finds for the NPN
+/// canonical form of `table` (a function of `inputs` inputs, its `2^inputs`
+/// rows repeated over the word), if exact synthesis finds one; callers
+/// compare it with their own network.
 pub(super) fn synthesize(inputs: usize, table: u64) -> Option<Network> {
-    if !(3..=MAX_INPUTS).contains(&inputs) {
+    // Three inputs or fewer are one LUT already.
+    if !(4..=MAX_INPUTS).contains(&inputs) {
         return None;
     }
     let canon = npn::canon(table, inputs);

@@ -3,7 +3,7 @@
 //! depend on at most [`MAX_INPUTS`] network inputs together, their cones
 //! are simulated on every assignment of those inputs. That decides the
 //! query exactly, with a counterexample when it fails, and costs the
-//! cones' size times `2^inputs / 64` words, where SAT on the xor-rich
+//! cones' size times `⌈2^inputs / 64⌉` words, where SAT on the xor-rich
 //! logic of an S-box (eight inputs) spent most of the pass's time.
 //!
 //! Inputs are what SAT takes as free variables: leaves (an immediate too,
@@ -13,7 +13,9 @@
 //! all queries of a network together [`TOTAL_WORK`] node-words; past
 //! either, the query goes to SAT.
 //!
-//! **Invariants.** `support[s]` is the sorted set of inputs signal `s`
+//! **Invariants.** Signals are in topological order (a node's fanins
+//! have smaller indices), so the sorted cone simulates in order.
+//! `support[s]` is the sorted set of inputs signal `s`
 //! depends on structurally, or `None` once that is more than
 //! [`MAX_INPUTS`]; a `Proved` answer holds on every assignment of the
 //! support, hence for every input.
@@ -97,9 +99,10 @@ impl Exhaust {
         }
     }
 
-    /// Whether signal `a` equals `b` (complemented when `complement`) on
+    /// Whether signal `a` equals signal `b.0` (complemented when `b.1`) on
     /// every input, or, with `b` = `None`, is constantly `value`; `None`
-    /// when the joint support is too large.
+    /// when the joint support is too large or a budget ([`MAX_CONE`],
+    /// [`TOTAL_WORK`]) would be exceeded.
     pub(super) fn decide(
         &mut self,
         net: &Network,
@@ -126,7 +129,8 @@ impl Exhaust {
             if self.slot[s as usize] != u32::MAX {
                 continue;
             }
-            if self.cone.len() == MAX_CONE || self.work + self.cone.len() * words > TOTAL_WORK {
+            if self.cone.len() == MAX_CONE || self.work + (self.cone.len() + 1) * words > TOTAL_WORK
+            {
                 for &s in &self.cone {
                     self.slot[s as usize] = u32::MAX;
                 }
@@ -157,7 +161,7 @@ impl Exhaust {
             let base = i * words;
             if let Ok(p) = inputs.binary_search(&s) {
                 for w in 0..words {
-                    self.values[base + w] = pattern(p, w);
+                    self.values[base + w] = ptx_ir::lut::exhaustive_word(p, w);
                 }
                 continue;
             }
@@ -165,6 +169,10 @@ impl Exhaust {
                 unreachable!("checked above")
             };
             let node = &net.nodes[n as usize];
+            debug_assert!(node.fanins.iter().all(|f| match *f {
+                Fanin::Sig(t) => (self.slot[t as usize] as usize) < i,
+                Fanin::Const(_) => true,
+            }));
             for w in 0..words {
                 let (slot, values) = (&self.slot, &self.values);
                 let v = node.eval(|t| values[slot[t as usize] as usize * words + w]);
@@ -213,26 +221,6 @@ impl Exhaust {
     }
 }
 
-/// Input `p`'s values on rows `64 w .. 64 w + 64` (row bit `p` is its
-/// value).
-fn pattern(p: usize, w: usize) -> u64 {
-    const PAT: [u64; 6] = [
-        0xAAAA_AAAA_AAAA_AAAA,
-        0xCCCC_CCCC_CCCC_CCCC,
-        0xF0F0_F0F0_F0F0_F0F0,
-        0xFF00_FF00_FF00_FF00,
-        0xFFFF_0000_FFFF_0000,
-        0xFFFF_FFFF_0000_0000,
-    ];
-    if p < 6 {
-        PAT[p]
-    } else if (w >> (p - 6)) & 1 == 1 {
-        u64::MAX
-    } else {
-        0
-    }
-}
-
 /// Merges the sorted `other` into the sorted `set`; false when the result
 /// would have more than [`MAX_INPUTS`] members (`set` is then unusable).
 fn union_into(set: &mut Support, other: &[u32]) -> bool {
@@ -256,7 +244,7 @@ mod tests {
         // 8 inputs: 256 rows in 4 words; row r has input p = bit p of r.
         for r in 0..256usize {
             for p in 0..8 {
-                let bit = (pattern(p, r / 64) >> (r % 64)) & 1 == 1;
+                let bit = (ptx_ir::lut::exhaustive_word(p, r / 64) >> (r % 64)) & 1 == 1;
                 assert_eq!(bit, (r >> p) & 1 == 1);
             }
         }

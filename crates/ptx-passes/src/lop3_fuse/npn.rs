@@ -8,7 +8,7 @@
 //! the inputs past `n` are unused and every transform keeps it repeated.
 //!
 //! **Invariants.** `canon(t).table` equals `t` under the returned
-//! [`Transform`] (checked by [`Transform::apply`] in the tests); the form
+//! [`Transform`] (checked by `Transform::apply` in the tests); the form
 //! is the minimum over all `2 · 2^n · n!` transforms, so two functions get
 //! the same form exactly when they are NPN-equivalent.
 
@@ -90,8 +90,8 @@ pub(super) struct Canon {
     pub(super) transform: Transform,
 }
 
-/// The NPN canonical form of `t`, a function of `n <= 6` inputs (repeated
-/// as [`repeat`] makes it).
+/// The NPN canonical form of `t`, a function of `n <= 6` inputs (its
+/// `2^n` rows repeated over the word).
 pub(super) fn canon(t: u64, n: usize) -> Canon {
     assert!(n <= 6);
     let mut pos = [0u8, 1, 2, 3, 4, 5];
