@@ -39,8 +39,8 @@ fn main() {
         return memory_child(Path::new(&file));
     }
     measure(&build_input(), "parser corpus", true);
-    // -O2 maps every copy of the bit-sliced DES and AES kernels again
-    // (about 12 s on one thread): docs/performance.md has that figure.
+    // -O2 maps every copy of the bit-sliced DES and AES kernels (about
+    // 4 s on one thread): docs/performance.md has that figure.
     measure(&build_nvcc_input(), "nvcc 13.5 output", false);
 }
 

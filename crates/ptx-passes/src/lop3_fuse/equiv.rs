@@ -27,6 +27,11 @@
 //! every equivalence it cannot prove quickly cost LUTs on the S-box suite
 //! (AES 295 → 365).
 //!
+//! **Cache.** A module repeats its kernels, and a reduction depends on the
+//! network's structure alone (leaves are free variables, whatever their
+//! register or immediate), so results are kept per process by that
+//! structure ([`structure`]; networks of 64 nodes and more, 256 entries).
+//!
 //! **Cost.** Candidates come in topological order and are proved in one
 //! incremental solver whose clauses cover only the cones queried; a node
 //! proved equal to an earlier one is encoded as that node, so proofs
@@ -160,6 +165,7 @@ fn shape(
 }
 
 /// What the functional reduction proved of each node.
+#[derive(Clone)]
 pub(super) struct Reduced {
     /// The earlier node it computes, and whether as the complement.
     pub(super) equiv: Vec<Option<(u32, bool)>>,
@@ -176,6 +182,95 @@ pub(super) struct Reduced {
 /// restructured version (`net.choice`) is taken as proved when it is the
 /// candidate: it is equivalent by construction.
 pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
+    if net.nodes.len() < CACHE_MIN_NODES {
+        return reduce(net, incremental);
+    }
+    let key = structure(net, incremental);
+    if let Some(hit) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let reduced = reduce(net, incremental);
+    if let Ok(mut c) = cache().lock() {
+        if c.len() >= CACHE_SIZE {
+            c.clear();
+        }
+        c.insert(key, reduced.clone());
+    }
+    reduced
+}
+
+/// Networks smaller than this are reduced without the cache.
+const CACHE_MIN_NODES: usize = 64;
+/// Cached reductions at most.
+const CACHE_SIZE: usize = 256;
+
+type Cache = FxHashMap<Vec<u64>, Reduced>;
+
+/// Reductions of networks seen before in this process, by structure: a
+/// module repeats its kernels (template instances, unrolled copies), and
+/// the reduction of a block depends on its structure alone.
+fn cache() -> &'static std::sync::Mutex<Cache> {
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<Cache>> = std::sync::OnceLock::new();
+    CACHE.get_or_init(|| std::sync::Mutex::new(Cache::default()))
+}
+
+/// Empties the cache of reductions (benchmarks time a cold run).
+pub(super) fn clear_cache() {
+    if let Ok(mut c) = cache().lock() {
+        c.clear();
+    }
+}
+
+/// Everything [`reduce`] reads of `net`, as words: which signals are
+/// leaves, each node's signal, function, fanins, guard and origin, and for
+/// an incremental run the choices and what the original nodes hold. Every
+/// leaf is a free variable to the reduction (an immediate too), so leaves
+/// need no more than their position; equal keys give equal reductions.
+pub(super) fn structure(net: &Network, incremental: bool) -> Vec<u64> {
+    let mut key = Vec::with_capacity(2 + net.sigs.len() + 6 * net.nodes.len());
+    key.push(u64::from(incremental));
+    key.push(net.sigs.len() as u64);
+    for sig in &net.sigs {
+        key.push(match *sig {
+            Sig::Leaf(_) => u64::MAX,
+            Sig::Node(n) => u64::from(n),
+        });
+    }
+    let pair =
+        |e: Option<(u32, bool)>| e.map_or(u64::MAX, |(m, c)| u64::from(m) << 1 | u64::from(c));
+    for (n, node) in net.nodes.iter().enumerate() {
+        let func = match node.func {
+            Func::And => 0u64,
+            Func::Or => 1,
+            Func::Xor => 2,
+            Func::Not => 3,
+            Func::Lut(l) => 4 | u64::from(l) << 8,
+        };
+        key.push(
+            func | u64::from(node.guard.is_some()) << 16
+                | u64::from(net.synthetic(n)) << 17
+                | (node.fanins.len() as u64) << 18
+                | u64::from(net.node_sig[n]) << 32,
+        );
+        for f in &node.fanins {
+            key.push(match *f {
+                Fanin::Sig(t) => u64::from(t),
+                Fanin::Const(c) => 1 << 40 | u64::from(c),
+            });
+        }
+        if incremental {
+            key.push(pair(net.equiv[n]));
+            key.push(net.constant[n].map_or(2, u64::from));
+        }
+        let choices = net.choice.get(n).map_or(&[][..], |l| &l[..]);
+        key.push(choices.len() as u64);
+        key.extend(choices.iter().map(|&c| pair(Some(c))));
+    }
+    key
+}
+
+/// [`equivalences`] without the cache.
+pub(super) fn reduce(net: &Network, incremental: bool) -> Reduced {
     let nodes = net.nodes.len();
     let mut out: Vec<Option<(u32, bool)>> = vec![None; nodes];
     let mut consts: Vec<Option<bool>> = vec![None; nodes];

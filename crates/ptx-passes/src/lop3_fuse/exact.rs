@@ -59,6 +59,13 @@ fn cache() -> &'static Mutex<Cache> {
     CACHE.get_or_init(|| Mutex::new(Cache::default()))
 }
 
+/// Empties the cache of exact networks (benchmarks time a cold run).
+pub(super) fn clear_cache() {
+    if let Ok(mut c) = cache().lock() {
+        c.clear();
+    }
+}
+
 /// A network of fewer `lop3`s than [`super::synth`] finds for the NPN
 /// canonical form of `table` (a function of `inputs` inputs, its `2^inputs`
 /// rows repeated over the word), if exact synthesis finds one; callers

@@ -55,7 +55,7 @@ fn cache() -> &'static Mutex<FxHashMap<Key, Option<synth::Network>>> {
 
 /// Empties the process-wide cache of synthesised windows (benchmarks time
 /// a cold run with it).
-pub fn clear_cache() {
+pub(super) fn clear_cache() {
     if let Ok(mut c) = cache().lock() {
         c.clear();
     }

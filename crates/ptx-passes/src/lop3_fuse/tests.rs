@@ -487,3 +487,37 @@ fn small_supports_are_decided_exhaustively() {
         Some(Verdict::Refuted(_))
     ));
 }
+
+/// The functional reduction is cached by the network's structure: the same
+/// logic over other registers is one key, other logic another, and a
+/// cached answer is the one the reduction gives.
+#[test]
+fn reductions_are_cached_by_structure() {
+    use super::equiv;
+    let logic = |x: &str, y: &str, op: &str| {
+        let mut body = String::new();
+        // 70 nodes: a chain of pairs, so the cache (64 nodes and up) is used.
+        body.push_str(&format!("{op}.b32 %r5, {x}, {y};\n"));
+        for k in 0..69 {
+            let (d, s) = (6 + k, 5 + k);
+            let other = if k % 2 == 0 { x } else { y };
+            let op = if k % 3 == 0 { "and" } else { "xor" };
+            body.push_str(&format!("{op}.b32 %r{d}, %r{s}, {other};\n"));
+        }
+        body.push_str("st.global.u32 [%rd1], %r74;");
+        network(&body)
+    };
+    let a = logic("%r1", "%r2", "xor");
+    let b = logic("%r3", "%r4", "xor");
+    let c = logic("%r1", "%r2", "or");
+    assert!(a.nodes.len() >= 64);
+    assert_eq!(equiv::structure(&a, false), equiv::structure(&b, false));
+    assert_ne!(equiv::structure(&a, false), equiv::structure(&c, false));
+    assert_ne!(equiv::structure(&a, false), equiv::structure(&a, true));
+    let fresh = equiv::reduce(&a, false);
+    for _ in 0..2 {
+        let cached = equiv::equivalences(&b, false);
+        assert_eq!(cached.equiv, fresh.equiv);
+        assert_eq!(cached.constant, fresh.constant);
+    }
+}
