@@ -30,7 +30,8 @@
 //! **Cache.** A module repeats its kernels, and a reduction depends on the
 //! network's structure alone (leaves are free variables, whatever their
 //! register or immediate), so results are kept per process by that
-//! structure ([`structure`]; networks of 64 nodes and more, 256 entries).
+//! structure ([`structure`]; networks of 64 to 50,000 nodes, at most 256
+//! entries and about 32 MB).
 //!
 //! **Cost.** Candidates come in topological order and are proved in one
 //! incremental solver whose clauses cover only the cones queried; a node
@@ -182,29 +183,42 @@ pub(super) struct Reduced {
 /// restructured version (`net.choice`) is taken as proved when it is the
 /// candidate: it is equivalent by construction.
 pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
-    if net.nodes.len() < CACHE_MIN_NODES {
+    if !(CACHE_MIN_NODES..=CACHE_MAX_NODES).contains(&net.nodes.len()) {
         return reduce(net, incremental);
     }
     let key = structure(net, incremental);
-    if let Some(hit) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+    if let Some(hit) = cache().lock().ok().and_then(|c| c.map.get(&key).cloned()) {
         return hit;
     }
     let reduced = reduce(net, incremental);
     if let Ok(mut c) = cache().lock() {
-        if c.len() >= CACHE_SIZE {
-            c.clear();
+        // Each node costs its key words and about two words of result.
+        let words = key.len() + 2 * net.nodes.len();
+        if c.map.len() >= CACHE_SIZE || c.words + words > CACHE_WORDS {
+            c.map.clear();
+            c.words = 0;
         }
-        c.insert(key, reduced.clone());
+        c.words += words;
+        c.map.insert(key, reduced.clone());
     }
     reduced
 }
 
 /// Networks smaller than this are reduced without the cache.
 const CACHE_MIN_NODES: usize = 64;
+/// Networks larger than this too (a repeated kernel is rarely this large,
+/// and its key would hold much of the cache).
+const CACHE_MAX_NODES: usize = 50_000;
 /// Cached reductions at most.
 const CACHE_SIZE: usize = 256;
+/// Words the cache may hold (keys and results), about 32 MB.
+const CACHE_WORDS: usize = 1 << 22;
 
-type Cache = FxHashMap<Vec<u64>, Reduced>;
+#[derive(Default)]
+struct Cache {
+    map: FxHashMap<Vec<u64>, Reduced>,
+    words: usize,
+}
 
 /// Reductions of networks seen before in this process, by structure: a
 /// module repeats its kernels (template instances, unrolled copies), and
@@ -217,7 +231,8 @@ fn cache() -> &'static std::sync::Mutex<Cache> {
 /// Empties the cache of reductions (benchmarks time a cold run).
 pub(super) fn clear_cache() {
     if let Ok(mut c) = cache().lock() {
-        c.clear();
+        c.map.clear();
+        c.words = 0;
     }
 }
 
