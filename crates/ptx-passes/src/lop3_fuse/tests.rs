@@ -521,3 +521,44 @@ fn reductions_are_cached_by_structure() {
         assert_eq!(cached.constant, fresh.constant);
     }
 }
+
+/// Exhaustive answers over more than six inputs (several words a signal):
+/// four registers and four immediates (leaves, free to the proof) make
+/// eight inputs.
+#[test]
+fn exhaustive_answers_span_several_words() {
+    use super::exhaust::{Exhaust, Verdict};
+    // x = (r1 ^ 0x12) & (r2 ^ 0x34) ^ (r3 ^ 0x56) & (r4 ^ 0x78), and the
+    // same with the xor of the two products written as or/and/not.
+    let net = network(
+        "xor.b32 %r5, %r1, 0x12;\nxor.b32 %r6, %r2, 0x34;\nxor.b32 %r7, %r3, 0x56;\nxor.b32 %r8, %r4, 0x78;\n\
+         and.b32 %r9, %r5, %r6;\nand.b32 %r10, %r7, %r8;\nxor.b32 %r11, %r9, %r10;\n\
+         or.b32 %r12, %r9, %r10;\nand.b32 %r13, %r9, %r10;\nnot.b32 %r14, %r13;\nand.b32 %r15, %r12, %r14;\n\
+         or.b32 %r16, %r9, %r7;\n\
+         st.global.u32 [%rd1], %r11;\nst.global.u32 [%rd1+4], %r15;\nst.global.u32 [%rd1+8], %r16;",
+    );
+    let leaves = net
+        .sigs
+        .iter()
+        .filter(|s| matches!(s, Sig::Leaf(_)))
+        .count();
+    assert!(leaves >= 8, "{leaves} leaves");
+    let input = |s: usize| matches!(net.sigs[s], Sig::Leaf(_));
+    let mut ex = Exhaust::new(&net, input);
+    let sig = |k: usize| net.node_sig[k];
+    // Nodes: 0-3 the key xors, 4-5 the products, 6 their xor, 7-10 the
+    // or/and/not form of it, 11 an or over different inputs.
+    assert!(matches!(
+        ex.decide(&net, sig(6), Some((sig(10), false)), false),
+        Some(Verdict::Proved)
+    ));
+    let Some(Verdict::Refuted(row)) = ex.decide(&net, sig(6), Some((sig(11), false)), false) else {
+        panic!("the xor of the products is not the or");
+    };
+    assert!(row.len() > 6, "{row:?}");
+    // Asking again gives the same answer: the scratch is left clean.
+    assert!(matches!(
+        ex.decide(&net, sig(6), Some((sig(10), false)), false),
+        Some(Verdict::Proved)
+    ));
+}
