@@ -19,13 +19,7 @@ use std::path::{Path, PathBuf};
 mod shapes;
 
 // Same allocator as the ptx-opt binary, so the figures match what users get.
-#[global_allocator]
-static GLOBAL: ptx_opt::alloc::Mimalloc = ptx_opt::alloc::Mimalloc;
-// mimalloc's options, set before anything allocates (as the binary does).
-#[cfg(target_os = "linux")]
-#[used]
-#[link_section = ".init_array"]
-static CONFIGURE_ALLOC: extern "C" fn() = ptx_opt::alloc::configure;
+ptx_opt::use_mimalloc!();
 use std::time::Instant;
 
 const TARGET_BYTES: usize = 20 << 20;

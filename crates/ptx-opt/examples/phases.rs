@@ -3,13 +3,7 @@
 //! `cargo run --release -p ptx-opt --example phases -- FILE.ptx`
 use std::time::Instant;
 
-#[global_allocator]
-static GLOBAL: ptx_opt::alloc::Mimalloc = ptx_opt::alloc::Mimalloc;
-// mimalloc's options, set before anything allocates (as the binary does).
-#[cfg(target_os = "linux")]
-#[used]
-#[link_section = ".init_array"]
-static CONFIGURE_ALLOC: extern "C" fn() = ptx_opt::alloc::configure;
+ptx_opt::use_mimalloc!();
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: phases FILE.ptx");

@@ -26,14 +26,8 @@ extern "C" {
 /// the input instead of 3.5-4.2x, and wall time no worse.
 const ARENA_RESERVE_KIB: std::ffi::c_long = 64 * 1024;
 
-/// Sets mimalloc's options; must run before the first allocation, so a
-/// program that uses [`Mimalloc`] registers it as a constructor:
-///
-/// ```ignore
-/// #[used]
-/// #[link_section = ".init_array"]
-/// static CONFIGURE: extern "C" fn() = ptx_opt::alloc::configure;
-/// ```
+/// Sets mimalloc's options; must run before the first allocation, so
+/// [`use_mimalloc!`](crate::use_mimalloc) registers it as a constructor.
 pub extern "C" fn configure() {
     // SAFETY: sets an option value; mimalloc reads options when it
     // reserves memory, and the option exists in every mimalloc 2.x/3.x.
@@ -90,4 +84,19 @@ unsafe impl GlobalAlloc for Mimalloc {
             mi::mi_realloc_aligned(ptr as *mut c_void, new_size, layout.align()) as *mut u8
         }
     }
+}
+
+/// Makes [`Mimalloc`] the program's global allocator, with its options set
+/// by [`configure`] before anything allocates (an `.init_array`
+/// constructor on Linux). For binaries, benchmarks and examples.
+#[macro_export]
+macro_rules! use_mimalloc {
+    () => {
+        #[global_allocator]
+        static GLOBAL: $crate::alloc::Mimalloc = $crate::alloc::Mimalloc;
+        #[cfg(target_os = "linux")]
+        #[used]
+        #[link_section = ".init_array"]
+        static CONFIGURE_ALLOC: extern "C" fn() = $crate::alloc::configure;
+    };
 }

@@ -8,13 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 // mimalloc: see `ptx_opt::alloc`.
-#[global_allocator]
-static GLOBAL: ptx_opt::alloc::Mimalloc = ptx_opt::alloc::Mimalloc;
-// mimalloc's options, set before anything allocates.
-#[cfg(target_os = "linux")]
-#[used]
-#[link_section = ".init_array"]
-static CONFIGURE_ALLOC: extern "C" fn() = ptx_opt::alloc::configure;
+ptx_opt::use_mimalloc!();
 
 #[derive(Default)]
 struct Options {

@@ -159,16 +159,14 @@ pub fn big_file(bytes: usize) -> String {
 pub fn corpus_module(bytes: usize) -> String {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../crates/ptx-parse/tests/corpus");
-    let files: Vec<std::path::PathBuf> = ["llc", "stress"]
+    let sources: Vec<String> = ["llc", "stress"]
         .iter()
         .flat_map(|sub| sorted_files(&dir.join(sub)))
-        .filter(|p| {
-            let src = std::fs::read_to_string(p).unwrap();
-            src.contains(".target sm_80") && src.contains(".address_size 64")
-        })
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .filter(|src| src.contains(".target sm_80") && src.contains(".address_size 64"))
         .collect();
     repeated_module(
-        &files,
+        &sources,
         ".version 7.0\n.target sm_80\n.address_size 64\n",
         bytes,
     )
@@ -180,12 +178,13 @@ pub fn corpus_module(bytes: usize) -> String {
 pub fn nvcc_module(bytes: usize) -> String {
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/real/ptx/nvcc/O3");
-    let files: Vec<std::path::PathBuf> = sorted_files(&dir)
+    let sources: Vec<String> = sorted_files(&dir)
         .into_iter()
         .filter(|p| p.to_string_lossy().ends_with(".sm_80.ptx"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
     repeated_module(
-        &files,
+        &sources,
         ".version 9.5\n.target sm_80\n.address_size 64\n",
         bytes,
     )
@@ -201,16 +200,15 @@ fn sorted_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// `header`, then the bodies of `files` (after their `.address_size`) over
-/// and over until the module has `bytes` bytes, the global names of copy
-/// `c` of file `k` suffixed `_c{c}_{k}`.
-fn repeated_module(files: &[std::path::PathBuf], header: &str, bytes: usize) -> String {
-    let parts: Vec<(String, Vec<String>)> = files
+/// `header`, then the bodies of `sources` (after their `.address_size`)
+/// over and over until the module has `bytes` bytes, the global names of
+/// copy `c` of source `k` suffixed `_c{c}_{k}`.
+fn repeated_module(sources: &[String], header: &str, bytes: usize) -> String {
+    let parts: Vec<(&str, Vec<String>)> = sources
         .iter()
-        .map(|p| {
-            let src = std::fs::read_to_string(p).unwrap();
-            let body = src.split_once(".address_size 64").unwrap().1.to_string();
-            (body, global_names(&src))
+        .map(|src| {
+            let body = src.split_once(".address_size 64").unwrap().1;
+            (body, global_names(src))
         })
         .collect();
     let mut out = String::from(header);

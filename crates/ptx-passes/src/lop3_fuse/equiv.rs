@@ -47,6 +47,7 @@
 //! old value); guarded nodes count as inputs.
 
 use super::exhaust::{Exhaust, Verdict};
+use super::memo::Memo;
 use super::sat::{Answer, Cnf};
 use super::*;
 use smallvec::SmallVec;
@@ -187,20 +188,13 @@ pub(super) fn equivalences(net: &Network, incremental: bool) -> Reduced {
         return reduce(net, incremental);
     }
     let key = structure(net, incremental);
-    if let Some(hit) = cache().lock().ok().and_then(|c| c.map.get(&key).cloned()) {
+    if let Some(hit) = REDUCTIONS.get(&key) {
         return hit;
     }
     let reduced = reduce(net, incremental);
-    if let Ok(mut c) = cache().lock() {
-        // Each node costs its key words and about two words of result.
-        let words = key.len() + 2 * net.nodes.len();
-        if c.map.len() >= CACHE_SIZE || c.words + words > CACHE_WORDS {
-            c.map.clear();
-            c.words = 0;
-        }
-        c.words += words;
-        c.map.insert(key, reduced.clone());
-    }
+    // Each node costs its key words and about two words of result.
+    let words = key.len() + 2 * net.nodes.len();
+    REDUCTIONS.insert(key, reduced.clone(), words);
     reduced
 }
 
@@ -214,27 +208,10 @@ const CACHE_SIZE: usize = 256;
 /// Words the cache may hold (keys and results), about 32 MB.
 const CACHE_WORDS: usize = 1 << 22;
 
-#[derive(Default)]
-struct Cache {
-    map: FxHashMap<Vec<u64>, Reduced>,
-    words: usize,
-}
-
 /// Reductions of networks seen before in this process, by structure: a
 /// module repeats its kernels (template instances, unrolled copies), and
 /// the reduction of a block depends on its structure alone.
-fn cache() -> &'static std::sync::Mutex<Cache> {
-    static CACHE: std::sync::OnceLock<std::sync::Mutex<Cache>> = std::sync::OnceLock::new();
-    CACHE.get_or_init(|| std::sync::Mutex::new(Cache::default()))
-}
-
-/// Empties the cache of reductions (benchmarks time a cold run).
-pub(super) fn clear_cache() {
-    if let Ok(mut c) = cache().lock() {
-        c.map.clear();
-        c.words = 0;
-    }
-}
+pub(super) static REDUCTIONS: Memo<Vec<u64>, Reduced> = Memo::new(CACHE_SIZE, CACHE_WORDS);
 
 /// Everything [`reduce`] reads of `net`, as words: which signals are
 /// leaves, each node's signal, function, fanins, guard and origin, and for
@@ -290,16 +267,17 @@ pub(super) fn reduce(net: &Network, incremental: bool) -> Reduced {
     let mut out: Vec<Option<(u32, bool)>> = vec![None; nodes];
     let mut consts: Vec<Option<bool>> = vec![None; nodes];
     let free = |n: usize| net.nodes[n].guard.is_none();
+    // The free variables: leaves and guarded nodes.
+    let input = |s: usize| match net.sigs[s] {
+        Sig::Node(n) => !free(n as usize),
+        Sig::Leaf(_) => true,
+    };
     let mut next = super::xorshift(0x2545_F491_4F6C_DD1D);
     let mut sim = Sim {
         words: vec![0; net.sigs.len() * WORDS],
     };
     for s in 0..net.sigs.len() {
-        let input = match net.sigs[s] {
-            Sig::Node(n) => !free(n as usize),
-            Sig::Leaf(_) => true,
-        };
-        if input {
+        if input(s) {
             for k in 0..WORDS {
                 sim.words[s * WORDS + k] = next();
             }
@@ -307,12 +285,7 @@ pub(super) fn reduce(net: &Network, incremental: bool) -> Reduced {
     }
     sim.simulate(net, 0..WORDS);
     // Synthetic nodes (incremental) keep SAT's short budgets: see above.
-    let mut exhaust = (!incremental).then(|| {
-        Exhaust::new(net, |s| match net.sigs[s] {
-            Sig::Node(n) => !free(n as usize),
-            Sig::Leaf(_) => true,
-        })
-    });
+    let mut exhaust = (!incremental).then(|| Exhaust::new(net, input));
     let mut cnf = Cnf::new(net);
     let mut recycle_at = RECYCLE_VARS;
     let mut examples = 0usize;
@@ -470,12 +443,8 @@ pub(super) fn reduce(net: &Network, incremental: bool) -> Reduced {
                 }
                 Answer::Refuted => {
                     let (w, bit) = (word(examples), examples % 64);
-                    for (leaf, sig) in net.sigs.iter().enumerate() {
-                        let input = match *sig {
-                            Sig::Node(m) => !free(m as usize),
-                            Sig::Leaf(_) => true,
-                        };
-                        if !input {
+                    for leaf in 0..net.sigs.len() {
+                        if !input(leaf) {
                             continue;
                         }
                         let v = match &row {

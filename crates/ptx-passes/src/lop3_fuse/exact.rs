@@ -25,12 +25,11 @@
 //! (checked before it is cached) and has fewer gates than the heuristic
 //! network of the function's canonical form.
 
+use super::memo::Memo;
 use super::npn::{self, Canon};
 use super::sat::Budget;
 use super::synth::{Gate, Network};
 use batsat::{lbool, Lit, Solver, SolverInterface, SolverOpts};
-use rustc_hash::FxHashMap;
-use std::sync::{Mutex, OnceLock};
 
 /// Inputs a function may have.
 pub(super) const MAX_INPUTS: usize = 6;
@@ -52,19 +51,8 @@ const CACHE_SIZE: usize = 1 << 16;
 /// Per canonical form (inputs, table): the gates of its smallest network
 /// over the canonical inputs, output last, or `None` when exact synthesis
 /// found nothing smaller than the heuristic.
-type Cache = FxHashMap<(usize, u64), Option<Vec<Gate>>>;
-
-fn cache() -> &'static Mutex<Cache> {
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(Cache::default()))
-}
-
-/// Empties the cache of exact networks (benchmarks time a cold run).
-pub(super) fn clear_cache() {
-    if let Ok(mut c) = cache().lock() {
-        c.clear();
-    }
-}
+pub(super) static NETWORKS: Memo<(usize, u64), Option<Vec<Gate>>> =
+    Memo::new(CACHE_SIZE, usize::MAX);
 
 /// A network of fewer `lop3`s than [`super::synth`] finds for the NPN
 /// canonical form of `table` (a function of `inputs` inputs, its `2^inputs`
@@ -77,17 +65,11 @@ pub(super) fn synthesize(inputs: usize, table: u64) -> Option<Network> {
     }
     let canon = npn::canon(table, inputs);
     let key = (inputs, canon.table);
-    let hit = cache().lock().ok().and_then(|c| c.get(&key).cloned());
-    let gates = match hit {
+    let gates = match NETWORKS.get(&key) {
         Some(g) => g,
         None => {
             let g = search(inputs, canon.table);
-            if let Ok(mut c) = cache().lock() {
-                if c.len() >= CACHE_SIZE {
-                    c.clear();
-                }
-                c.insert(key, g.clone());
-            }
+            NETWORKS.insert(key, g.clone(), 0);
             g
         }
     }?;

@@ -38,6 +38,10 @@
 //!    reader in the block.
 //! 8. [`predicate`]: `setp.ne x, 0` folds into the `.BoolOp` form.
 //!
+//! Results a module repeats (synthesised windows, exact networks by NPN
+//! class, functional reductions by structure) are kept per process in
+//! [`memo`] tables; [`clear_cache`] empties them.
+//!
 //! **Guarantees.** Instruction count never rises: a connected piece of
 //! logic is rewritten only when its cover has fewer instructions, or as
 //! many and less depth; no output gets deeper. Every rewritten piece is
@@ -72,6 +76,7 @@ mod exact;
 mod exhaust;
 mod linear;
 mod mapper;
+mod memo;
 mod network;
 mod npn;
 mod predicate;
@@ -279,7 +284,7 @@ impl Lop3Fuse {
 /// Empties the process-wide caches (synthesised windows, exact synthesis,
 /// functional reductions): benchmarks time a cold run with it.
 pub fn clear_cache() {
-    resynth::clear_cache();
-    exact::clear_cache();
-    equiv::clear_cache();
+    resynth::WINDOWS.clear();
+    exact::NETWORKS.clear();
+    equiv::REDUCTIONS.clear();
 }

@@ -12,28 +12,23 @@
 //! is the minimum over all `2 · 2^n · n!` transforms, so two functions get
 //! the same form exactly when they are NPN-equivalent.
 
-/// Rows where input `k` is 1.
-const PAT: [u64; 6] = [
-    0xAAAA_AAAA_AAAA_AAAA,
-    0xCCCC_CCCC_CCCC_CCCC,
-    0xF0F0_F0F0_F0F0_F0F0,
-    0xFF00_FF00_FF00_FF00,
-    0xFFFF_0000_FFFF_0000,
-    0xFFFF_FFFF_0000_0000,
-];
+/// Rows where input `k` (below six) is 1.
+fn pat(k: usize) -> u64 {
+    ptx_ir::lut::exhaustive_word(k, 0)
+}
 
 /// The pattern of input `k` (a function of one input, repeated).
 #[cfg(test)]
 pub(super) fn var(k: usize) -> u64 {
-    PAT[k]
+    pat(k)
 }
 
 /// `t` repeated from its first `2^n` rows over all 64.
 #[cfg(test)]
 pub(super) fn repeat(t: u64, n: usize) -> u64 {
     let mut t = t;
-    for (k, &p) in PAT.iter().enumerate().skip(n) {
-        t = (t & !p) | ((t & !p) << (1u32 << k));
+    for k in n..6 {
+        t = (t & !pat(k)) | ((t & !pat(k)) << (1u32 << k));
     }
     t
 }
@@ -41,7 +36,7 @@ pub(super) fn repeat(t: u64, n: usize) -> u64 {
 /// `t` with input `k` complemented.
 fn flip(t: u64, k: usize) -> u64 {
     let s = 1u32 << k;
-    ((t & PAT[k]) >> s) | ((t & !PAT[k]) << s)
+    ((t & pat(k)) >> s) | ((t & !pat(k)) << s)
 }
 
 /// `t` with inputs `i < j` exchanged.
@@ -49,7 +44,7 @@ fn swap(t: u64, i: usize, j: usize) -> u64 {
     debug_assert!(i < j);
     let shift = (1u32 << j) - (1u32 << i);
     // Rows with input i = 1 and j = 0 trade places with i = 0, j = 1.
-    let m = PAT[i] & !PAT[j];
+    let m = pat(i) & !pat(j);
     (t & !(m | (m << shift))) | ((t & m) << shift) | ((t >> shift) & m)
 }
 

@@ -22,10 +22,10 @@
 //! half as many LUTs as the window has gates.
 
 use super::aig::*;
+use super::memo::Memo;
 use super::synth::{self, MAX_INPUTS};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
-use std::sync::{Mutex, OnceLock};
 
 /// Inputs a window may have.
 pub(super) const MAX_WINDOW_INPUTS: usize = MAX_INPUTS;
@@ -48,22 +48,12 @@ type Key = (usize, Vec<Vec<u64>>, Vec<u32>);
 /// A window: its cut, its gates (ascending) and its outputs.
 type Window = (SmallVec<[u32; 8]>, Vec<u32>, Vec<u32>);
 
-fn cache() -> &'static Mutex<FxHashMap<Key, Option<synth::Network>>> {
-    static CACHE: OnceLock<Mutex<FxHashMap<Key, Option<synth::Network>>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(FxHashMap::default()))
-}
-
-/// Empties the process-wide cache of synthesised windows (benchmarks time
-/// a cold run with it).
-pub(super) fn clear_cache() {
-    if let Ok(mut c) = cache().lock() {
-        c.clear();
-    }
-}
+/// Synthesised windows, by inputs, tables and depth caps.
+pub(super) static WINDOWS: Memo<Key, Option<synth::Network>> = Memo::new(CACHE_SIZE, usize::MAX);
 
 fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth::Network> {
     let key = (inputs, tables.to_vec(), caps.to_vec());
-    if let Some(hit) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+    if let Some(hit) = WINDOWS.get(&key) {
         return hit;
     }
     let orders = match inputs {
@@ -82,12 +72,7 @@ fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth:
             }
         }
     }
-    if let Ok(mut c) = cache().lock() {
-        if c.len() >= CACHE_SIZE {
-            c.clear();
-        }
-        c.insert(key, net.clone());
-    }
+    WINDOWS.insert(key, net.clone(), 0);
     net
 }
 
@@ -449,23 +434,7 @@ fn window(
 fn truth_tables(aig: &Aig, cut: &[u32], gates: &[u32], outputs: &[u32]) -> Vec<Vec<u64>> {
     let inputs = cut.len();
     let words = 1usize << inputs.saturating_sub(6);
-    let var = |k: usize, w: usize| -> u64 {
-        const PAT: [u64; 6] = [
-            0xAAAA_AAAA_AAAA_AAAA,
-            0xCCCC_CCCC_CCCC_CCCC,
-            0xF0F0_F0F0_F0F0_F0F0,
-            0xFF00_FF00_FF00_FF00,
-            0xFFFF_0000_FFFF_0000,
-            0xFFFF_FFFF_0000_0000,
-        ];
-        if k < 6 {
-            PAT[k]
-        } else if (w >> (k - 6)) & 1 == 1 {
-            !0
-        } else {
-            0
-        }
-    };
+    let var = ptx_ir::lut::exhaustive_word;
     let mut value: FxHashMap<u32, Vec<u64>> = FxHashMap::default();
     value.insert(0, vec![0; words]);
     for (k, &c) in cut.iter().enumerate() {

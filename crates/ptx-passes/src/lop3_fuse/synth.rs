@@ -36,24 +36,7 @@ const MAX_WORDS: usize = 1 << (MAX_INPUTS - 6);
 /// A truth table over [`MAX_INPUTS`] inputs, as `words` words of 64 rows.
 type Word = u64;
 
-/// The pattern of input `k` (word `w`).
-fn var_word(k: usize, w: usize) -> Word {
-    const PAT: [u64; 6] = [
-        0xAAAA_AAAA_AAAA_AAAA,
-        0xCCCC_CCCC_CCCC_CCCC,
-        0xF0F0_F0F0_F0F0_F0F0,
-        0xFF00_FF00_FF00_FF00,
-        0xFFFF_0000_FFFF_0000,
-        0xFFFF_FFFF_0000_0000,
-    ];
-    if k < 6 {
-        PAT[k]
-    } else if (w >> (k - 6)) & 1 == 1 {
-        !0
-    } else {
-        0
-    }
-}
+use ptx_ir::lut::exhaustive_word;
 
 /// A gate of the network: `lop3(a, b, c, table)` over earlier signals
 /// (inputs are signals `0..inputs`, gate `g` is signal `inputs + g`).
@@ -102,7 +85,7 @@ impl Network {
     pub(super) fn eval(&self) -> Vec<Vec<Word>> {
         let words = words_for(self.inputs);
         let mut sig: Vec<Vec<Word>> = (0..self.inputs)
-            .map(|k| (0..words).map(|w| var_word(k, w)).collect())
+            .map(|k| (0..words).map(|w| exhaustive_word(k, w)).collect())
             .collect();
         for g in &self.gates {
             let v = (0..words)
@@ -162,7 +145,7 @@ impl Pool {
         let words = words_for(inputs);
         let mut tt = Vec::new();
         for k in 0..inputs {
-            tt.extend((0..words).map(|w| var_word(k, w)));
+            tt.extend((0..words).map(|w| exhaustive_word(k, w)));
         }
         Pool {
             words,
