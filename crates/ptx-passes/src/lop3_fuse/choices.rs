@@ -47,9 +47,8 @@ pub(super) struct Combined {
 
 /// Adds the restructured versions to `net` (whose functional reduction is
 /// done: its equivalences carry over to the original nodes). `None` when
-/// there is nothing to add. Resynthesised windows have at most
-/// `window_inputs` inputs.
-pub(super) fn add(net: &Network, window_inputs: usize) -> Option<Combined> {
+/// there is nothing to add. Windows are resynthesised with `effort`.
+pub(super) fn add(net: &Network, effort: super::resynth::Effort) -> Option<Combined> {
     if net.nodes.len() < 2 {
         return None;
     }
@@ -58,7 +57,7 @@ pub(super) fn add(net: &Network, window_inputs: usize) -> Option<Combined> {
     let old = aig.len();
     let bal = balance(&mut aig, &img.roots);
     let lin = super::linear::linear(&mut aig, &img.roots);
-    let syn = super::resynth::resynthesize(&mut aig, &img.roots, old, window_inputs);
+    let syn = super::resynth::resynthesize(&mut aig, &img.roots, old, effort);
     // Versions that only pay off together share a group: the linear
     // network (group 0) and each resynthesised window (1, 2, ...).
     // Each gate's original signal and polarity, where one computes it.

@@ -79,7 +79,7 @@ pub(super) fn synthesize(inputs: usize, table: u64) -> Option<Network> {
 /// The smallest network found for the canonical `table`, if smaller than
 /// the heuristic one.
 fn search(inputs: usize, table: u64) -> Option<Vec<Gate>> {
-    let heuristic = super::synth::synthesize(inputs, &[vec![table]], &[u32::MAX], 1)?.cost();
+    let heuristic = super::synth::synthesize(inputs, &[vec![table]], &[u32::MAX], 1, None)?.cost();
     // Each step adds at most two inputs to the support.
     let lower = (inputs - 1).div_ceil(2);
     let mut best = None;
@@ -320,7 +320,7 @@ mod tests {
     use super::*;
 
     fn heuristic(inputs: usize, t: u64) -> usize {
-        super::super::synth::synthesize(inputs, &[vec![t]], &[u32::MAX], 1)
+        super::super::synth::synthesize(inputs, &[vec![t]], &[u32::MAX], 1, None)
             .unwrap()
             .cost()
     }

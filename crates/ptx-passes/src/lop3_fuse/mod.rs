@@ -138,6 +138,11 @@ pub struct Lop3Fuse {
 pub const SMALL_SAVING: u32 = 2;
 /// Inputs a resynthesised window may have under `skip-small`.
 const SKIP_SMALL_WINDOW_INPUTS: usize = 6;
+/// Shannon depth from which window synthesis may build a target as two
+/// LUTs under `skip-small` (2 in full `lop3-fuse`): from 2, the bit-sliced
+/// DES kernel's SASS takes 11 instructions fewer but up to 7 registers
+/// more than from 3.
+const SKIP_SMALL_TWO_LUTS_FROM: u32 = 3;
 /// Logic nodes of a block beyond which `skip-small` maps it without
 /// structural choices (a time box: the real corpus's largest block of
 /// logic has a few hundred).

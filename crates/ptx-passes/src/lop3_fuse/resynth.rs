@@ -44,15 +44,25 @@ const MAX_WINDOWS: usize = 64;
 /// Cached results at most.
 const CACHE_SIZE: usize = 4096;
 
-type Key = (usize, Vec<Vec<u64>>, Vec<u32>);
+type Key = (usize, Vec<Vec<u64>>, Vec<u32>, u32);
 /// A window: its cut, its gates (ascending) and its outputs.
 type Window = (SmallVec<[u32; 8]>, Vec<u32>, Vec<u32>);
 
-/// Synthesised windows, by inputs, tables and depth caps.
+/// Shannon depth from which the synthesiser may build a target as two
+/// LUTs over its pool, in full `lop3-fuse`. Under `skip-small` it is
+/// [`super::SKIP_SMALL_TWO_LUTS_FROM`].
+pub(super) const TWO_LUTS_FROM: u32 = 2;
+
+/// Synthesised windows, by inputs, tables, depth caps and two-LUT depth.
 pub(super) static WINDOWS: Memo<Key, Option<synth::Network>> = Memo::new(CACHE_SIZE, usize::MAX);
 
-fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth::Network> {
-    let key = (inputs, tables.to_vec(), caps.to_vec());
+fn synthesize(
+    inputs: usize,
+    tables: &[Vec<u64>],
+    caps: &[u32],
+    two_luts_from: u32,
+) -> Option<synth::Network> {
+    let key = (inputs, tables.to_vec(), caps.to_vec(), two_luts_from);
     if let Some(hit) = WINDOWS.get(&key) {
         return hit;
     }
@@ -61,7 +71,7 @@ fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth:
         7 => 3,
         _ => 2,
     };
-    let mut net = synth::synthesize(inputs, tables, caps, orders);
+    let mut net = synth::synthesize(inputs, tables, caps, orders, Some(two_luts_from));
     // One output of at most six inputs: exact synthesis may take fewer.
     if let (Some(heuristic), [table]) = (&net, tables) {
         if inputs <= super::exact::MAX_INPUTS {
@@ -76,16 +86,28 @@ fn synthesize(inputs: usize, tables: &[Vec<u64>], caps: &[u32]) -> Option<synth:
     net
 }
 
+/// How hard window resynthesis works.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Effort {
+    /// Inputs a window may have (at most [`MAX_WINDOW_INPUTS`]).
+    pub(super) max_inputs: usize,
+    /// Shannon depth from which a target may be two LUTs over the pool.
+    pub(super) two_luts_from: u32,
+}
+
 /// Resynthesises the windows of the gates reached from `roots` (gates
 /// below `old` only); returns, per such gate, its new literal (or
-/// [`super::balance::NONE`]) and the window it belongs to. Windows have
-/// at most `max_inputs` (at most [`MAX_WINDOW_INPUTS`]) inputs.
+/// [`super::balance::NONE`]) and the window it belongs to.
 pub(super) fn resynthesize(
     aig: &mut Aig,
     roots: &[Lit],
     old: usize,
-    max_inputs: usize,
+    effort: Effort,
 ) -> Vec<(Lit, u32)> {
+    let Effort {
+        max_inputs,
+        two_luts_from,
+    } = effort;
     let none = super::balance::NONE;
     let mut out = vec![(none, 0); old];
     let refs = aig.refs(roots);
@@ -199,7 +221,7 @@ pub(super) fn resynthesize(
             .iter()
             .map(|&o| aig.level[o as usize].saturating_sub(base).max(1))
             .collect();
-        let Some(net) = synthesize(cut.len(), &tables, &caps) else {
+        let Some(net) = synthesize(cut.len(), &tables, &caps, two_luts_from) else {
             continue;
         };
         tracing::debug!(target: "lop3-fuse", inputs = cut.len(), gates = gates.len(), outputs = outputs.len(), lop3s = net.cost(), "window");

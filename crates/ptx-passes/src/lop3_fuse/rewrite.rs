@@ -31,12 +31,20 @@ pub(super) fn fuse_block(
         // Under skip-small, windows of at most six inputs: the one wider
         // window of the real corpus (AES's S-box, eight inputs) raised
         // register pressure by half and cost most of -O2's time there.
-        let window_inputs = if skip_small {
-            SKIP_SMALL_WINDOW_INPUTS
+        // Two-LUT targets only deeper down: near the outputs they cost
+        // ptxas registers on the bit-sliced DES kernel.
+        let effort = if skip_small {
+            super::resynth::Effort {
+                max_inputs: SKIP_SMALL_WINDOW_INPUTS,
+                two_luts_from: SKIP_SMALL_TWO_LUTS_FROM,
+            }
         } else {
-            super::resynth::MAX_WINDOW_INPUTS
+            super::resynth::Effort {
+                max_inputs: super::resynth::MAX_WINDOW_INPUTS,
+                two_luts_from: super::resynth::TWO_LUTS_FROM,
+            }
         };
-        super::choices::add(&net, window_inputs)
+        super::choices::add(&net, effort)
     };
     let (net, best, covered) = match with {
         None => {

@@ -17,7 +17,11 @@
 //!    what the first made. Every selector is tried for the cost of the
 //!    two halves at one LUT of lookahead (0 or 1 or more); the best is
 //!    built recursively (Shannon decomposition with don't-cares, as
-//!    Dansarie's sboxgates does, greedily).
+//!    Dansarie's sboxgates does, greedily);
+//! 4. before such a step that looks like three LUTs or more, and only
+//!    some Shannon steps below an output (the caller says how many): two
+//!    LUTs `lut(x, y, g)`, `g` a new LUT over three pool signals
+//!    ([`Pool::find_two_luts`], within [`TWO_LUT_BUDGET`]).
 //!
 //! Several output orders are tried and the smallest network kept.
 //!
@@ -30,6 +34,9 @@
 pub(super) const MAX_INPUTS: usize = 8;
 /// Signals the LUT and selector searches look at.
 const SEARCH_WINDOW: usize = 24;
+/// Pairs of signals the two-LUT search looks at per pool (a time box: a
+/// failed search over a full window takes about a million).
+const TWO_LUT_BUDGET: u64 = 300_000;
 /// Words of a truth table of [`MAX_INPUTS`] inputs.
 const MAX_WORDS: usize = 1 << (MAX_INPUTS - 6);
 
@@ -37,6 +44,7 @@ const MAX_WORDS: usize = 1 << (MAX_INPUTS - 6);
 type Word = u64;
 
 use ptx_ir::lut::exhaustive_word;
+use smallvec::SmallVec;
 
 /// A gate of the network: `lop3(a, b, c, table)` over earlier signals
 /// (inputs are signals `0..inputs`, gate `g` is signal `inputs + g`).
@@ -138,6 +146,13 @@ struct Pool {
     level: Vec<u32>,
     /// Breaks ties between selectors (varied per output order).
     seed: u64,
+    /// Shannon steps above the target being built.
+    depth: u32,
+    /// Shannon depth from which a target may be two LUTs over the pool
+    /// ([`Self::find_two_luts`]); `u32::MAX` for never.
+    two_luts_from: u32,
+    /// Pairs of signals the two-LUT search may still look at.
+    budget: u64,
 }
 
 impl Pool {
@@ -154,6 +169,9 @@ impl Pool {
             gates: Vec::new(),
             level: vec![0; inputs],
             seed: 0,
+            depth: 0,
+            two_luts_from: u32::MAX,
+            budget: TWO_LUT_BUDGET,
         }
     }
 
@@ -295,6 +313,64 @@ impl Pool {
         None
     }
 
+    /// Two LUTs for a one-word target: `lut(x, y, g)` with `g` a new LUT
+    /// over three signals, `x`, `y` of at most `cap - 1` levels and `g`'s
+    /// inputs of at most `cap - 2`. In each of the four regions where `x`
+    /// and `y` are constant and `t` takes both values, `g` must separate
+    /// the ones from the zeros, one way or the other: each choice of ways
+    /// is one target for [`Self::find_lut`]. Returns `g` and `[x, y]`.
+    fn find_two_luts(&mut self, t: Word, care: Word, cap: u32) -> Option<(Gate, [usize; 2])> {
+        let on = t & care;
+        let off = !t & care;
+        let outer: SmallVec<[usize; 32]> = self.window(cap - 1).collect();
+        let inner: SmallVec<[usize; 32]> = self.window(cap - 2).collect();
+        let tables: SmallVec<[Word; 32]> = inner.iter().map(|&s| self.sig(s)[0]).collect();
+        for (ia, &a) in outer.iter().enumerate() {
+            let xa = self.sig(a)[0];
+            for &b in &outer[ia + 1..] {
+                let xb = self.sig(b)[0];
+                let mut regions = [(0 as Word, 0 as Word); 4];
+                let mut k = 0;
+                for r in 0..4 {
+                    let x = if r & 2 != 0 { xa } else { !xa };
+                    let y = if r & 1 != 0 { xb } else { !xb };
+                    let (o, f) = (on & x & y, off & x & y);
+                    if o != 0 && f != 0 {
+                        regions[k] = (o, f);
+                        k += 1;
+                    }
+                }
+                // No region: a function of `a` and `b` alone, one LUT.
+                if k == 0 {
+                    continue;
+                }
+                for ways in 0..1u32 << (k - 1) {
+                    if self.budget == 0 {
+                        return None;
+                    }
+                    let mut h = 0 as Word;
+                    let mut hcare = 0 as Word;
+                    for (r, &(o, f)) in regions[..k].iter().enumerate() {
+                        h |= if ways >> r & 1 == 1 { f } else { o };
+                        hcare |= o | f;
+                    }
+                    let (found, work) = lut_over(&tables, h & hcare, !h & hcare);
+                    self.budget = self.budget.saturating_sub(work);
+                    if let Some([i, j, l]) = found {
+                        let x = [inner[i], inner[j], inner[l]];
+                        let table = self.table_of(&[h], &[hcare], x);
+                        let g = Gate {
+                            fanins: x.map(|s| s as u32),
+                            table,
+                        };
+                        return Some((g, [a, b]));
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The LUT over `x` equal to `t` on `care` (rows without care are 0).
     fn table_of(&self, t: &[Word], care: &[Word], x: [usize; 3]) -> u8 {
         let mut table = 0u8;
@@ -312,6 +388,57 @@ impl Pool {
         }
         table
     }
+}
+
+/// Three of the one-word `tables` (indices `i < j < l`) over which a LUT
+/// is 1 on `on` and 0 on `off`, and the pairs looked at.
+fn lut_over(tables: &[Word], on: Word, off: Word) -> (Option<[usize; 3]>, u64) {
+    let n = tables.len();
+    let mut work = 0;
+    for i in 0..n {
+        let xa = tables[i];
+        for j in i + 1..n {
+            work += 1;
+            let xb = tables[j];
+            let mut regions = [(0 as Word, 0 as Word); 4];
+            let mut k = 0;
+            for r in 0..4 {
+                let x = if r & 2 != 0 { xa } else { !xa };
+                let y = if r & 1 != 0 { xb } else { !xb };
+                let (o, f) = (on & x & y, off & x & y);
+                if o != 0 && f != 0 {
+                    regions[k] = (o, f);
+                    k += 1;
+                }
+            }
+            let regions = &regions[..k];
+            if regions.is_empty() {
+                // Constant on each region of the pair: any third input.
+                let l = if j + 1 < n {
+                    j + 1
+                } else if i > 0 {
+                    0
+                } else {
+                    continue;
+                };
+                let mut x = [i, j, l];
+                x.sort_unstable();
+                if x[0] != x[1] && x[1] != x[2] {
+                    return (Some(x), work);
+                }
+                continue;
+            }
+            let separates = |&xc: &Word| {
+                regions
+                    .iter()
+                    .all(|&(o, f)| (o & !xc == 0 && f & xc == 0) || (o & xc == 0 && f & !xc == 0))
+            };
+            if let Some(l) = tables[j + 1..].iter().position(separates) {
+                return (Some([i, j, j + 1 + l]), work);
+            }
+        }
+    }
+    (None, work)
 }
 
 /// Lookahead cost of a target of at most `cap` levels: 0 in the pool, 1
@@ -364,14 +491,27 @@ fn build(pool: &mut Pool, t: &[Word], care: &[Word], cap: u32) -> Option<(u32, b
             best = Some(key);
         }
     }
-    let (_, _, _, s) = best?;
+    let (lookahead, _, _, s) = best?;
+    // Shannon takes 1 + `lookahead` LUTs at least: at 2 or more, two
+    // LUTs over the pool are worth a search.
+    if lookahead >= 2 && cap >= 2 && pool.words == 1 && pool.depth >= pool.two_luts_from {
+        if let Some((inner, [x, y])) = pool.find_two_luts(t[0], care[0], cap) {
+            let g = pool.push(inner) as usize;
+            let table = pool.table_of(t, care, [x, y, g]);
+            let fanins = [x as u32, y as u32, g as u32];
+            return Some((pool.push(Gate { fanins, table }), false));
+        }
+    }
     let x: Vec<Word> = pool.sig(s).to_vec();
     for i in 0..w {
         c1[i] = care[i] & x[i];
         c0[i] = care[i] & !x[i];
     }
-    let hi = build(pool, t, &c1, cap - 1)?;
-    let lo = build(pool, t, &c0, cap - 1)?;
+    pool.depth += 1;
+    let hi = build(pool, t, &c1, cap - 1);
+    let lo = build(pool, t, &c0, cap - 1);
+    pool.depth -= 1;
+    let (hi, lo) = (hi?, lo?);
     // lut(s, hi, lo) = s ? hi : lo, complements folded into the table.
     let mut table = 0u8;
     for row in 0..8u8 {
@@ -399,9 +539,11 @@ fn synthesize_in(
     caps: &[u32],
     order: &[usize],
     seed: u64,
+    two_luts_from: u32,
 ) -> Option<Network> {
     let mut pool = Pool::new(inputs);
     pool.seed = seed;
+    pool.two_luts_from = two_luts_from;
     let care = vec![!0 as Word; pool.words];
     let mut outs = vec![(0u32, false); outputs.len()];
     for &o in order {
@@ -420,7 +562,13 @@ fn synthesize_in(
 /// and is built again over the rest (which the first build of an early
 /// output could not reuse); kept when the network gets smaller. Rounds
 /// repeat while one gains.
-fn improve(mut net: Network, outputs: &[Vec<Word>], caps: &[u32], seed: u64) -> Network {
+fn improve(
+    mut net: Network,
+    outputs: &[Vec<Word>],
+    caps: &[u32],
+    seed: u64,
+    two_luts_from: u32,
+) -> Network {
     let m = outputs.len();
     for _ in 0..3 {
         let mut gained = false;
@@ -446,6 +594,7 @@ fn improve(mut net: Network, outputs: &[Vec<Word>], caps: &[u32], seed: u64) -> 
             // The pool of the kept gates, renumbered.
             let mut pool = Pool::new(k);
             pool.seed = seed.wrapping_add(o as u64 + 1);
+            pool.two_luts_from = two_luts_from;
             let mut map: Vec<u32> = (0..k as u32).collect();
             for (g, gate) in net.gates.iter().enumerate() {
                 if keep[g] {
@@ -506,14 +655,18 @@ fn exact_output(pool: &mut Pool, s: u32, c: bool) -> u32 {
 
 /// Synthesises `outputs`, output `o` at most `caps[o]` levels deep, trying
 /// up to `orders` output orders; the network with the fewest LUTs (then
-/// the fewest levels) is kept.
+/// the fewest levels) is kept. With `two_luts_from = Some(d)`, a target at
+/// least `d` Shannon steps below an output (and of at most six inputs) may
+/// also become two LUTs over the pool.
 pub(super) fn synthesize(
     inputs: usize,
     outputs: &[Vec<Word>],
     caps: &[u32],
     orders: usize,
+    two_luts_from: Option<u32>,
 ) -> Option<Network> {
     assert!(inputs <= MAX_INPUTS);
+    let two_luts_from = two_luts_from.unwrap_or(u32::MAX);
     let m = outputs.len();
     let mut order: Vec<usize> = (0..m).collect();
     let mut best: Option<Network> = None;
@@ -525,8 +678,8 @@ pub(super) fn synthesize(
                 order.swap(i, (next() % (i as u64 + 1)) as usize);
             }
         }
-        if let Some(net) = synthesize_in(inputs, outputs, caps, &order, k as u64) {
-            let net = improve(net, outputs, caps, k as u64);
+        if let Some(net) = synthesize_in(inputs, outputs, caps, &order, k as u64, two_luts_from) {
+            let net = improve(net, outputs, caps, k as u64, two_luts_from);
             if best
                 .as_ref()
                 .is_none_or(|b| (net.cost(), net.depth()) < (b.cost(), b.depth()))
@@ -610,7 +763,7 @@ mod tests {
         let mut total = 0;
         for (k, s) in DES.iter().enumerate() {
             let t = des_tables(s);
-            let net = synthesize(6, &t, &[u32::MAX; 4], 24).expect("synthesised");
+            let net = synthesize(6, &t, &[u32::MAX; 4], 24, Some(2)).expect("synthesised");
             assert_eq!(net.eval(), t);
             eprintln!("DES S{}: {}", k + 1, net.cost());
             total += net.cost();
@@ -659,15 +812,39 @@ mod tests {
             })
             .collect();
         let t1 = std::time::Instant::now();
-        let net = synthesize(8, &t, &[u32::MAX; 8], 4).expect("synthesised");
+        let net = synthesize(8, &t, &[u32::MAX; 8], 4, Some(2)).expect("synthesised");
         assert_eq!(net.eval(), t);
         eprintln!("AES: {} in {:?}", net.cost(), t1.elapsed());
+    }
+
+    /// Functions `outer(x0, x1, inner(x2, x3, x4))` of five inputs: the
+    /// two-LUT search finds two LUTs wherever Shannon's lookahead sees
+    /// three or more, and every network computes its function.
+    #[test]
+    fn two_lut_targets_take_two_luts() {
+        let var = |k: usize| exhaustive_word(k, 0);
+        let mut next = super::super::xorshift(0x2545_F491_4F6C_DD1D);
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..40 {
+            let (outer, inner) = (next() as u8, next() as u8);
+            let g = apply(var(2), var(3), var(4), inner);
+            let f = apply(var(0), var(1), g, outer);
+            let t = vec![vec![f]];
+            let a = synthesize(5, &t, &[u32::MAX], 1, Some(0)).expect("synthesised");
+            let b = synthesize(5, &t, &[u32::MAX], 1, None).expect("synthesised");
+            assert_eq!(a.eval(), t);
+            assert_eq!(b.eval(), t);
+            assert!(a.cost() <= 2, "{outer:#04x} {inner:#04x}: {:?}", a);
+            with += a.cost();
+            without += b.cost();
+        }
+        assert!(with < without, "two-LUT {with}, Shannon only {without}");
     }
 
     #[test]
     fn des_s1_is_synthesised_exactly() {
         let t = des_tables(&DES_S1);
-        let net = synthesize(6, &t, &[u32::MAX; 4], 8).expect("synthesised");
+        let net = synthesize(6, &t, &[u32::MAX; 4], 8, Some(2)).expect("synthesised");
         assert_eq!(net.eval(), t);
         eprintln!("DES S1: {} lop3s", net.cost());
     }
