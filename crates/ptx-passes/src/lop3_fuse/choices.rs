@@ -56,6 +56,11 @@ pub(super) fn add(net: &Network, effort: super::resynth::Effort) -> Option<Combi
     let mut aig = img.aig;
     let old = aig.len();
     let bal = balance(&mut aig, &img.roots);
+    let reg = if effort.regroup && net.nodes.len() <= super::regroup::MAX_NODES {
+        super::regroup::regroup(&mut aig, &img.roots)
+    } else {
+        vec![NONE; old]
+    };
     let lin = super::linear::linear(&mut aig, &img.roots);
     let syn = super::resynth::resynthesize(&mut aig, &img.roots, old, effort);
     // Versions that only pay off together share a group: the linear
@@ -86,6 +91,7 @@ pub(super) fn add(net: &Network, effort: super::resynth::Effort) -> Option<Combi
         let (s, window) = syn[node(l)];
         let versions = [
             (bal[node(l)], None),
+            (reg[node(l)], None),
             (lin[node(l)], Some(0)),
             (s, Some(window)),
         ];

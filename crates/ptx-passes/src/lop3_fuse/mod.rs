@@ -14,7 +14,8 @@
 //!    may take
 //!    that node's cuts; nodes proved constant fold into their readers.
 //! 3. [`choices`]: structural choices. The logic's XAIG ([`aig`]) is
-//!    balanced ([`balance`]), its xor logic rebuilt with shared terms
+//!    balanced ([`balance`]), its `and`s regrouped onto pairs that exist
+//!    ([`regroup`]), its xor logic rebuilt with shared terms
 //!    ([`linear`]), and small dense windows (S-boxes) resynthesised from
 //!    their truth tables ([`resynth`], [`synth`]; a window of one output
 //!    and at most six inputs also by SAT, [`exact`], cached by NPN class,
@@ -80,6 +81,7 @@ mod memo;
 mod network;
 mod npn;
 mod predicate;
+mod regroup;
 mod resynth;
 mod rewrite;
 mod sat;

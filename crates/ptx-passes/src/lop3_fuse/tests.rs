@@ -562,3 +562,33 @@ fn exhaustive_answers_span_several_words() {
         Some(Verdict::Proved)
     ));
 }
+
+#[test]
+fn regrouping_reuses_the_products_a_multiplier_has() {
+    // The corner of an array multiplier: the carry of bit 1 is
+    // (a1 & b0) & (a0 & b1), both shared with the sum; regrouped as
+    // (a1 & b1) & (a0 & b0) it reads two products computed anyway, and
+    // bit 2's sum and carry need it no more.
+    let body = "ld.global.v2.u32 {%r5, %r6}, [%rd1+16];\n\
+        and.b32 %r10, %r1, %r3;\n\
+        and.b32 %r11, %r2, %r3;\nand.b32 %r12, %r1, %r4;\n\
+        xor.b32 %r13, %r11, %r12;\nand.b32 %r14, %r11, %r12;\n\
+        and.b32 %r15, %r2, %r4;\nand.b32 %r16, %r5, %r3;\n\
+        xor.b32 %r17, %r15, %r16;\nxor.b32 %r18, %r17, %r14;\n\
+        and.b32 %r19, %r15, %r16;\nand.b32 %r20, %r17, %r14;\nor.b32 %r21, %r19, %r20;\n\
+        st.global.v4.u32 [%rd1], {%r10, %r13, %r18, %r21};";
+    let plain = run_with(
+        body,
+        Lop3Fuse {
+            no_choices: true,
+            ..Lop3Fuse::default()
+        },
+    );
+    let out = run(body);
+    assert!(
+        logic_count(&out) < logic_count(&plain),
+        "{}\n{out}\n{}\n{plain}",
+        logic_count(&out),
+        logic_count(&plain)
+    );
+}
