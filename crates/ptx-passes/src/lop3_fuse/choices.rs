@@ -47,8 +47,14 @@ pub(super) struct Combined {
 
 /// Adds the restructured versions to `net` (whose functional reduction is
 /// done: its equivalences carry over to the original nodes). `None` when
-/// there is nothing to add. Windows are resynthesised with `effort`.
-pub(super) fn add(net: &Network, effort: super::resynth::Effort) -> Option<Combined> {
+/// there is nothing to add. Windows are resynthesised with `effort`;
+/// `regroup` adds [`super::regroup`]'s versions (on networks of at most
+/// [`super::regroup::MAX_NODES`] nodes).
+pub(super) fn add(
+    net: &Network,
+    effort: super::resynth::Effort,
+    regroup: bool,
+) -> Option<Combined> {
     if net.nodes.len() < 2 {
         return None;
     }
@@ -56,7 +62,7 @@ pub(super) fn add(net: &Network, effort: super::resynth::Effort) -> Option<Combi
     let mut aig = img.aig;
     let old = aig.len();
     let bal = balance(&mut aig, &img.roots);
-    let reg = if effort.regroup && net.nodes.len() <= super::regroup::MAX_NODES {
+    let reg = if regroup && net.nodes.len() <= super::regroup::MAX_NODES {
         super::regroup::regroup(&mut aig, &img.roots)
     } else {
         vec![NONE; old]

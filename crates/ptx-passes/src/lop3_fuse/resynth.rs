@@ -93,8 +93,6 @@ pub(super) struct Effort {
     pub(super) max_inputs: usize,
     /// Shannon depth from which a target may be two LUTs over the pool.
     pub(super) two_luts_from: u32,
-    /// Whether [`super::regroup`] offers its versions too.
-    pub(super) regroup: bool,
 }
 
 /// Resynthesises the windows of the gates reached from `roots` (gates
@@ -109,7 +107,6 @@ pub(super) fn resynthesize(
     let Effort {
         max_inputs,
         two_luts_from,
-        ..
     } = effort;
     let none = super::balance::NONE;
     let mut out = vec![(none, 0); old];

@@ -39,16 +39,14 @@ pub(super) fn fuse_block(
             super::resynth::Effort {
                 max_inputs: SKIP_SMALL_WINDOW_INPUTS,
                 two_luts_from: SKIP_SMALL_TWO_LUTS_FROM,
-                regroup: false,
             }
         } else {
             super::resynth::Effort {
                 max_inputs: super::resynth::MAX_WINDOW_INPUTS,
                 two_luts_from: super::resynth::TWO_LUTS_FROM,
-                regroup: true,
             }
         };
-        super::choices::add(&net, effort)
+        super::choices::add(&net, effort, !skip_small)
     };
     let (net, best, covered) = match with {
         None => {

@@ -328,18 +328,7 @@ impl Pool {
         for (ia, &a) in outer.iter().enumerate() {
             let xa = self.sig(a)[0];
             for &b in &outer[ia + 1..] {
-                let xb = self.sig(b)[0];
-                let mut regions = [(0 as Word, 0 as Word); 4];
-                let mut k = 0;
-                for r in 0..4 {
-                    let x = if r & 2 != 0 { xa } else { !xa };
-                    let y = if r & 1 != 0 { xb } else { !xb };
-                    let (o, f) = (on & x & y, off & x & y);
-                    if o != 0 && f != 0 {
-                        regions[k] = (o, f);
-                        k += 1;
-                    }
-                }
+                let (regions, k) = mixed_regions(on, off, xa, self.sig(b)[0]);
                 // No region: a function of `a` and `b` alone, one LUT.
                 if k == 0 {
                     continue;
@@ -390,27 +379,33 @@ impl Pool {
     }
 }
 
+/// The regions where one-word signals `xa` and `xb` are constant and a
+/// target takes both values, as (ones, zeros) of `on` and `off` there;
+/// the first `k` of the four are filled.
+fn mixed_regions(on: Word, off: Word, xa: Word, xb: Word) -> ([(Word, Word); 4], usize) {
+    let mut regions = [(0 as Word, 0 as Word); 4];
+    let mut k = 0;
+    for r in 0..4 {
+        let x = if r & 2 != 0 { xa } else { !xa };
+        let y = if r & 1 != 0 { xb } else { !xb };
+        let (o, f) = (on & x & y, off & x & y);
+        if o != 0 && f != 0 {
+            regions[k] = (o, f);
+            k += 1;
+        }
+    }
+    (regions, k)
+}
+
 /// Three of the one-word `tables` (indices `i < j < l`) over which a LUT
 /// is 1 on `on` and 0 on `off`, and the pairs looked at.
 fn lut_over(tables: &[Word], on: Word, off: Word) -> (Option<[usize; 3]>, u64) {
     let n = tables.len();
     let mut work = 0;
     for i in 0..n {
-        let xa = tables[i];
         for j in i + 1..n {
             work += 1;
-            let xb = tables[j];
-            let mut regions = [(0 as Word, 0 as Word); 4];
-            let mut k = 0;
-            for r in 0..4 {
-                let x = if r & 2 != 0 { xa } else { !xa };
-                let y = if r & 1 != 0 { xb } else { !xb };
-                let (o, f) = (on & x & y, off & x & y);
-                if o != 0 && f != 0 {
-                    regions[k] = (o, f);
-                    k += 1;
-                }
-            }
+            let (regions, k) = mixed_regions(on, off, tables[i], tables[j]);
             let regions = &regions[..k];
             if regions.is_empty() {
                 // Constant on each region of the pair: any third input.
