@@ -16,6 +16,12 @@
 //! across both uses costs more than the second `mov` (measured on real
 //! nvcc output).
 //!
+//! For a debug target (`nvcc -G`) ptxas allocates registers without
+//! optimising, so a longer live range is a register more. There a merge
+//! happens only where the earlier value is live after the later
+//! instruction anyway: the later result's range then rides on one that
+//! already exists, and no point has more values live than before.
+//!
 //! Guarantees: preserves the CFG; idempotent.
 //!
 //! ```text
@@ -27,7 +33,8 @@
 
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::entity::SecondaryMap;
-use ptx_ir::{Block, Function, Inst, Opcode, Operand, Value};
+use ptx_ir::liveness::Liveness;
+use ptx_ir::{Block, ControlFlowGraph, Function, Inst, Opcode, Operand, Value};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -165,6 +172,11 @@ impl Pass for Cse {
         let Some(entry) = f.layout.entry_block() else {
             return Preserved::All;
         };
+        let debug = am.target.is_some_and(|t| t.debug);
+        let live = debug.then(|| Liveness::compute(f, &ControlFlowGraph::compute(f)));
+        // Under `debug`: per value, the position of its last use in the
+        // block being walked (uses as they were before the walk reached it).
+        let mut last_use: FxHashMap<Value, u32> = FxHashMap::default();
         // Keys are hashed once; equal hashes are confirmed by comparing
         // the keys themselves.
         let mut table: FxHashMap<u64, SmallVec<[Inst; 1]>> = FxHashMap::default();
@@ -191,10 +203,21 @@ impl Pass for Cse {
                 }
                 Step::Enter(b) => {
                     stack.push(Step::Exit(undo.len()));
+                    if debug {
+                        last_use.clear();
+                        for (k, i) in f.layout.block_insts(b).enumerate() {
+                            f.inst(i).for_each_use(|v| {
+                                last_use.insert(v, k as u32);
+                            });
+                        }
+                    }
                     // The layout does not change until the walk is over.
                     let mut cur = f.layout.first_inst(b);
+                    let mut pos = 0u32;
                     while let Some(i) = cur {
                         cur = f.layout.next_inst(i);
+                        let here = pos;
+                        pos += 1;
                         rewrite_uses(f, i, &replace);
                         if !candidate(f, i) {
                             continue;
@@ -207,6 +230,12 @@ impl Pass for Cse {
                                         pb == b
                                             || (!address_arithmetic(f, i)
                                                 && inside_innermost_loop_of(pb, b))
+                                    })
+                                    && live.as_ref().is_none_or(|live| {
+                                        f.inst(p).results.iter().all(|&r| {
+                                            last_use.get(&r).is_some_and(|&k| k > here)
+                                                || live.is_live_out(b, r)
+                                        })
                                     })
                             })
                         });
@@ -255,10 +284,16 @@ mod tests {
     use super::*;
 
     fn run(body: &str) -> String {
+        run_for(None, body)
+    }
+
+    fn run_for(target: Option<crate::TargetInfo>, body: &str) -> String {
         let full = format!(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
         let mut m = ptx_parse::parse_module(&full).unwrap();
         for f in m.functions_mut() {
-            Cse.run(f, &mut AnalysisManager::new());
+            let mut am = AnalysisManager::new();
+            am.target = target;
+            Cse.run(f, &mut am);
             assert!(ptx_ir::verify::verify_function(f).is_empty());
         }
         ptx_ir::write::module_to_string(&m)
@@ -273,5 +308,27 @@ mod tests {
                        L:\nadd.s32 %r7, %r3, %r4;\nadd.s32 %r8, %r7, %r5;\nst.global.u32 [%rd1], %r8;\nret;");
         assert_eq!(out.matches("mul.lo.s32").count(), 1, "{out}");
         assert_eq!(out.matches("ld.global.u32").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn a_debug_target_merges_only_onto_a_value_still_live() {
+        let debug = Some(crate::TargetInfo {
+            sm: 80,
+            ptx: (7, 0),
+            debug: true,
+        });
+        // %r2 is dead after its store: reusing it for %r4 would stretch it
+        // over the other store, a register more for ptxas -G.
+        let dead = ".reg .b32 %r<9>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
+                    mov.u32 %r1, %tid.x;\nmul.lo.s32 %r2, %r1, 3;\nst.global.u32 [%rd1], %r2;\n\
+                    ld.global.u32 %r3, [%rd1+4];\nst.global.u32 [%rd1+8], %r3;\n\
+                    mul.lo.s32 %r4, %r1, 3;\nst.global.u32 [%rd1+12], %r4;\nret;";
+        assert_eq!(run_for(debug, dead).matches("mul.lo.s32").count(), 2);
+        assert_eq!(run(dead).matches("mul.lo.s32").count(), 1);
+        // Here %r2 is read after %r4 is computed: merging shortens a range.
+        let live = ".reg .b32 %r<9>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
+                    mov.u32 %r1, %tid.x;\nmul.lo.s32 %r2, %r1, 3;\nmul.lo.s32 %r4, %r1, 3;\n\
+                    st.global.u32 [%rd1+12], %r4;\nst.global.u32 [%rd1], %r2;\nret;";
+        assert_eq!(run_for(debug, live).matches("mul.lo.s32").count(), 1);
     }
 }
