@@ -141,6 +141,18 @@ impl Gen<'_> {
                 }
             }
             14 => format!("setp.ne.s32 {}, {c}, 0", self.pred()),
+            15 if self.below(3) == 0 => {
+                // A mask from one bit, -((c >> k) & 1) (instcombine's).
+                const SHIFTS: [&str; 5] = ["0", "1", "5", "31", "32"];
+                let k = SHIFTS[self.below(SHIFTS.len() as u64) as usize];
+                self.line(&format!("shr.u32 {d}, {c}, {k}"));
+                self.line(&format!("and.b32 {d}, {d}, 1"));
+                if self.below(2) == 0 {
+                    format!("neg.s32 {d}, {d}")
+                } else {
+                    format!("sub.s32 {d}, 0, {d}")
+                }
+            }
             _ => format!("mov.b32 {d}, {a}"),
         };
         // A vote under a guard would read the wrong member mask.

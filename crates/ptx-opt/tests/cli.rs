@@ -172,7 +172,7 @@ fn pipelines_and_pass_listing() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "function(simplify-cfg,copy-prop,const-fold,set-fold,cse,dce,lop3-fuse<skip-small>,simplify-cfg)\n"
+        "function(simplify-cfg,copy-prop,const-fold,set-fold,instcombine,cse,dce,lop3-fuse<skip-small>,simplify-cfg)\n"
     );
     let out = bin()
         .args(["-O3", "--print-pipeline-passes"])
@@ -180,7 +180,7 @@ fn pipelines_and_pass_listing() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "function(simplify-cfg,copy-prop,const-fold,set-fold,cse,dce,lop3-fuse<skip-small>,simplify-cfg)\n"
+        "function(simplify-cfg,copy-prop,const-fold,set-fold,instcombine,cse,dce,lop3-fuse<skip-small>,simplify-cfg)\n"
     );
     let out = bin()
         .args([
@@ -198,7 +198,7 @@ fn pipelines_and_pass_listing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with(
-            "ptx-opt: error: unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, legalize, lop3-expand, lop3-fuse, lower-vote, lower-vsub2, set-fold, simplify-cfg"
+            "ptx-opt: error: unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, instcombine, legalize, lop3-expand, lop3-fuse, lower-vote, lower-vsub2, set-fold, simplify-cfg"
         ),
         "{err}"
     );
@@ -255,7 +255,7 @@ fn instrumentation_goes_to_stderr() {
     // Dumps are valid PTX: each dumped function parses back.
     let out = run_stdin(&["-O2", "--print-after-all"], COPIES);
     let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.matches("*** IR Dump After").count(), 8, "{err}");
+    assert_eq!(err.matches("*** IR Dump After").count(), 9, "{err}");
     for dump in err.split("// *** IR Dump After").skip(1) {
         let body = dump.split_once('\n').unwrap().1;
         let module = format!(".version 7.0\n.target sm_80\n.address_size 64\n{body}");

@@ -21,6 +21,7 @@ pub mod copy_prop;
 pub mod cse;
 pub mod custom;
 pub mod dce;
+pub mod instcombine;
 pub mod lop3_expand;
 pub mod lop3_fuse;
 pub mod lower_vote;

@@ -52,6 +52,8 @@ pub const O2: &[&str] = &[
     // With constants folded into immediates, set and constant selp
     // results fold into their users (and setp + selp pairs into set).
     "set-fold",
+    // With shift amounts folded, masks made from one bit become bfe.
+    "instcombine",
     // Merge recomputations now that operands are canonical.
     "cse",
     // Everything that only fed the deleted copies and duplicates is dead.
@@ -259,7 +261,7 @@ mod tests {
         assert_eq!(canonical(&r), "function(dce,copy-prop,dce)");
         assert_eq!(
             canonical(&resolve(&parse("default<O2>").unwrap()).unwrap()),
-            "function(simplify-cfg,copy-prop,const-fold,set-fold,cse,dce,lop3-fuse<skip-small>,simplify-cfg)"
+            "function(simplify-cfg,copy-prop,const-fold,set-fold,instcombine,cse,dce,lop3-fuse<skip-small>,simplify-cfg)"
         );
         assert_eq!(
             canonical(&resolve(&parse("default<O3>").unwrap()).unwrap()),
@@ -273,7 +275,7 @@ mod tests {
         let err = resolve(&parse("dce,frob").unwrap()).unwrap_err();
         assert!(
             err.starts_with(
-                "unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, legalize, lop3-expand, lop3-fuse, lower-vote, lower-vsub2, set-fold, simplify-cfg"
+                "unknown pass name 'frob'; valid names are: const-fold, copy-prop, cse, dce, instcombine, legalize, lop3-expand, lop3-fuse, lower-vote, lower-vsub2, set-fold, simplify-cfg"
             ),
             "{err}"
         );

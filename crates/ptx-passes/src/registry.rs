@@ -48,6 +48,13 @@ pub const PASSES: &[PassInfo] = &[
         create: |_| Box::new(crate::dce::Dce),
     },
     PassInfo {
+        name: "instcombine",
+        summary: "rewrite short sequences ptxas does not combine as one instruction (a mask from one bit as bfe)",
+        params: &[],
+        idempotent: true,
+        create: |_| Box::new(crate::instcombine::InstCombine),
+    },
+    PassInfo {
         name: "legalize",
         summary: "rewrite what the target refuses: non-sync vote on sm_70+, vote.sync below sm_30/PTX 6.0, ballot below sm_20",
         params: &[],
