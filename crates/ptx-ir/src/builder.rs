@@ -146,6 +146,7 @@ impl FunctionBuilder {
         let addr = Operand::Addr(Box::new(Address {
             base: Operand::Symbol(param, 0),
             offset: 0,
+            zero_offset_written: false,
             rest: Vec::new(),
         }));
         self.inst(&format!("ld.param.{}", ty.name()), ty, &[addr])
@@ -162,6 +163,7 @@ impl FunctionBuilder {
         let addr = Operand::Addr(Box::new(Address {
             base: Operand::Value(base),
             offset,
+            zero_offset_written: false,
             rest: Vec::new(),
         }));
         self.effect(text, &[addr, value])

@@ -73,6 +73,11 @@ pub struct Address {
     pub base: Operand,
     /// Byte offset added to the base.
     pub offset: i64,
+    /// The source wrote a zero offset after a register base (`[%SP+0]`,
+    /// nvcc `-G` and LLVM at `-O0`); it is printed back as written, since
+    /// ptxas compiles a debug target's `[%SP+0]` and `[%SP]` differently
+    /// (three SASS instructions apart on the corpus's `-G` MD5).
+    pub zero_offset_written: bool,
     /// Further elements after the first, for texture/surface forms.
     pub rest: Vec<Operand>,
 }

@@ -664,7 +664,11 @@ impl<'a> Printer<'a> {
     fn address(&mut self, out: &mut String, a: &Address) -> fmt::Result {
         out.write_char('[')?;
         self.operand(out, &a.base)?;
-        write_offset(out, a.offset)?;
+        if a.zero_offset_written && a.offset == 0 {
+            out.write_str("+0")?;
+        } else {
+            write_offset(out, a.offset)?;
+        }
         for o in &a.rest {
             out.write_str(", ")?;
             self.operand(out, o)?;

@@ -79,7 +79,7 @@ fn parallel<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<String> + Sync) -> Vec<S
 
 /// The subset measured: every kernel source at one target per compiler
 /// flavour (nvcc -O3 at sm_80 and sm_90, -lineinfo at sm_90a, Triton at
-/// sm_80).
+/// sm_80), and the ten nvcc -G builds (sm_80).
 fn subset(files: &[PathBuf]) -> Vec<PathBuf> {
     files
         .iter()
@@ -88,6 +88,7 @@ fn subset(files: &[PathBuf]) -> Vec<PathBuf> {
             (s.contains("/nvcc/O3/") && (s.ends_with(".sm_80.ptx") || s.ends_with(".sm_90.ptx")))
                 || (s.contains("/nvcc/lineinfo/") && s.ends_with(".sm_90a.ptx"))
                 || (s.contains("/triton/") && s.ends_with(".sm80.ptx"))
+                || s.contains("/nvcc/G/")
         })
         .cloned()
         .collect()

@@ -314,3 +314,35 @@ fn module_variables_are_structured() {
         missing.join("\n")
     );
 }
+
+/// A zero offset after a register is printed as written (`[%SP+0]`, what
+/// nvcc `-G` and LLVM `-O0` write; ptxas compiles a debug target's
+/// `[%SP+0]` and `[%SP]` differently); an address without one stays
+/// without, and a symbol's `+0` is dropped as before. Both parser paths
+/// (the fast one and the general one, taken after an octal offset) agree.
+#[test]
+fn a_written_zero_offset_is_kept() {
+    let src = ".version 7.0\n.target sm_80, debug\n.address_size 64\n\
+        .visible .func (.param .b32 out) f(.param .b32 a)\n{\n\
+        \t.local .align 4 .b8 __local_depot0[8];\n\
+        \t.reg .b32 %r<3>;\n\
+        \t.reg .b64 %SP;\n\
+        \t.reg .b64 %SPL;\n\
+        \tmov.u64 %SPL, __local_depot0;\n\
+        \tcvta.local.u64 %SP, %SPL;\n\
+        \tld.param.u32 %r1, [a+0];\n\
+        \tst.u32 [%SP+0], %r1;\n\
+        \tst.u32 [%SP + 0], %r1;\n\
+        \tst.u32 [%SP+04], %r1;\n\
+        \tld.u32 %r2, [%SP];\n\
+        \tst.param.b32 [out+0], %r2;\n\
+        \tret;\n}\n";
+    let m = ptx_parse::parse_module(src).unwrap();
+    let out = module_to_string(&m);
+    assert_eq!(out.matches("+0]").count(), 2, "{out}");
+    assert!(out.contains("+4]"), "{out}");
+    assert!(out.contains("[a]") && out.contains("[out]"), "{out}");
+    assert_eq!(out.matches("st.u32").count(), 3, "{out}");
+    let again = module_to_string(&ptx_parse::parse_module(&out).unwrap());
+    assert_eq!(out, again);
+}

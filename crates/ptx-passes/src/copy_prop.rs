@@ -21,6 +21,13 @@
 //! SSA would put the copy back on the loop's edges, where ptxas does not
 //! recover from it.
 //!
+//! On a debug target (`nvcc -G`) ptxas assigns registers by the PTX
+//! register numbers, so a deleted copy whose source was read only by it
+//! hands the source its own register (`mov.u32 %r23, -1; mov.b32 %r3,
+//! %r23` prints as `mov.u32 %r3, -1`): the variable keeps the register
+//! nvcc gave it, as if the temporary had never been (with `%r23` kept,
+//! ptxas `-G` took one register more on the corpus's CRC-32).
+//!
 //! Guarantees: preserves the CFG; idempotent.
 //!
 //! ```text
@@ -40,7 +47,8 @@ impl Pass for CopyProp {
         "copy-prop"
     }
 
-    fn run(&mut self, f: &mut Function, _am: &mut AnalysisManager) -> Preserved {
+    fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved {
+        let debug = am.target.is_some_and(|t| t.debug);
         // How many values each source register (hint and class) holds.
         let mut written: rustc_hash::FxHashMap<(u32, ptx_ir::Type), u32> =
             rustc_hash::FxHashMap::default();
@@ -57,6 +65,8 @@ impl Pass for CopyProp {
         };
         // Collect copies first: dst → src, resolved through chains.
         let mut copies: Vec<(ptx_ir::Inst, Value, Value)> = Vec::new();
+        // Per copy, whether its destination register holds no other value.
+        let mut dst_once: Vec<bool> = Vec::new();
         let blocks: Vec<_> = f.layout.blocks().collect();
         for &b in &blocks {
             for i in f.layout.block_insts(b) {
@@ -73,6 +83,7 @@ impl Pass for CopyProp {
                     f.dfg.value_type(*dst).reg_class() == f.dfg.value_type(*src).reg_class();
                 if same_class && d.results.as_slice() == [*dst] && written_once(*src) {
                     copies.push((i, *dst, *src));
+                    dst_once.push(written_once(*dst));
                 }
             }
         }
@@ -96,6 +107,8 @@ impl Pass for CopyProp {
         // Operands and guards read the source; branch arguments and ties
         // keep the copy, whose register is the one the parameter or tied
         // result lives in.
+        // Readers as they were, before the copies' readers move over.
+        let readers = if debug { Some(f.uses()) } else { None };
         let mut changed = false;
         let mut still_read: rustc_hash::FxHashSet<Value> = rustc_hash::FxHashSet::default();
         crate::rewrite::for_each_inst(f, |f, i| {
@@ -125,10 +138,13 @@ impl Pass for CopyProp {
                 }
             }
         });
-        for &(i, dst, _) in &copies {
+        for (&(i, dst, src), &once) in copies.iter().zip(&dst_once) {
             if !still_read.contains(&dst) {
                 f.layout.remove_inst(i);
                 changed = true;
+                if let (Some(readers), true) = (&readers, once) {
+                    inherit_register(f, readers, &map, dst, src);
+                }
             }
         }
         if changed {
@@ -139,15 +155,38 @@ impl Pass for CopyProp {
     }
 }
 
+/// Under a debug target: `src`, read only by the deleted copy into `dst`,
+/// takes `dst`'s source register (which holds no other value) when `src`
+/// is not itself a copy's result.
+fn inherit_register(
+    f: &mut Function,
+    readers: &ptx_ir::entity::SecondaryMap<Value, smallvec::SmallVec<[ptx_ir::Inst; 2]>>,
+    copies: &rustc_hash::FxHashMap<Value, Value>,
+    dst: Value,
+    src: Value,
+) {
+    let hint = f.dfg.values[dst].hint;
+    if hint.is_none() || readers[src].len() != 1 || copies.contains_key(&src) {
+        return;
+    }
+    f.dfg.values[src].hint = hint;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn run(body: &str) -> String {
+        run_for(None, body)
+    }
+
+    fn run_for(target: Option<crate::TargetInfo>, body: &str) -> String {
         let full = format!(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
         let mut m = ptx_parse::parse_module(&full).unwrap();
         for f in m.functions_mut() {
-            CopyProp.run(f, &mut AnalysisManager::new());
+            let mut am = AnalysisManager::new();
+            am.target = target;
+            CopyProp.run(f, &mut am);
             assert!(ptx_ir::verify::verify_function(f).is_empty());
         }
         ptx_ir::write::module_to_string(&m)
@@ -170,5 +209,21 @@ mod tests {
                        mov.b32 %f1, %r1;\nst.global.u32 [%rd1], %r2;\nst.global.f32 [%rd1], %f1;\nret;");
         assert!(out.contains("@%p1 mov.u32"), "{out}");
         assert!(out.contains("mov.b32 \t%f1, %r1;"), "{out}");
+    }
+
+    #[test]
+    fn a_debug_target_keeps_the_variables_register() {
+        let debug = Some(crate::TargetInfo {
+            sm: 80,
+            ptx: (7, 0),
+            debug: true,
+        });
+        let body = ".reg .b32 %r<24>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
+                    mov.u32 %r23, -1;\nmov.b32 %r3, %r23;\nst.global.u32 [%rd1], %r3;\nret;";
+        let out = run_for(debug, body);
+        assert!(out.contains("mov.u32 \t%r3, -1;"), "{out}");
+        assert!(!out.contains("%r23"), "{out}");
+        let out = run(body);
+        assert!(out.contains("mov.u32 \t%r23, -1;"), "{out}");
     }
 }

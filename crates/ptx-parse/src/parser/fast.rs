@@ -240,7 +240,8 @@ impl<'s> Parser<'s> {
                     _ => return None,
                 };
                 let mut offset = 0i64;
-                if c.peek() == Some(b'+') {
+                let written = c.peek() == Some(b'+');
+                if written {
                     c.pos += 1;
                     let start = c.pos;
                     while c.peek().is_some_and(|x| x.is_ascii_digit()) {
@@ -259,9 +260,11 @@ impl<'s> Parser<'s> {
                     return None;
                 }
                 c.pos += 1;
+                let zero_written = written && offset == 0 && matches!(base, Operand::Value(_));
                 Some(Operand::Addr(Box::new(Address {
                     base,
                     offset,
+                    zero_offset_written: zero_written,
                     rest: Vec::new(),
                 })))
             }

@@ -216,11 +216,18 @@ impl<'s> Parser<'s> {
             o => o,
         };
         let mut off = 0;
+        let mut written = false;
         if self.tok.is(b'+') {
             self.bump()?;
             off = self.expr()?;
+            written = true;
         }
-        self.address_tail(b, base, off)
+        let mut a = self.address_tail(b, base, off)?;
+        if let Operand::Addr(addr) = &mut a {
+            addr.zero_offset_written =
+                written && off == 0 && matches!(addr.base, Operand::Value(_));
+        }
+        Ok(a)
     }
 
     pub(super) fn address_tail(
@@ -244,7 +251,12 @@ impl<'s> Parser<'s> {
             );
         }
         self.bump()?;
-        Ok(Operand::Addr(Box::new(Address { base, offset, rest })))
+        Ok(Operand::Addr(Box::new(Address {
+            base,
+            offset,
+            zero_offset_written: false,
+            rest,
+        })))
     }
 
     pub(super) fn immediate(&mut self, b: &mut FnBuilder<'s>) -> Result<Operand, Diagnostic> {
