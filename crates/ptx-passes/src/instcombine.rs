@@ -1,5 +1,5 @@
-//! `instcombine`: short instruction sequences rewritten as one instruction
-//! that ptxas turns into fewer SASS instructions than the sequence.
+//! `instcombine`: short instruction sequences rewritten into equivalents
+//! that ptxas turns into fewer SASS instructions.
 //!
 //! Each rule is here because ptxas 13.5 does not find it on its own, and
 //! measured in SASS (`nvdisasm -c`) on sm_80:
@@ -16,6 +16,15 @@
 //!   not looked through (`bfe.s32 d, y, 0, 1` of the shifted `y`): reading
 //!   `x` would keep it alive longer, a register more on a bit-serial CRC.
 //!
+//! * **A select that xors on one bit.** `selp d, y ^ K, y, p` with `p`
+//!   testing bit `k` of `x` (`setp.eq (x >> k) & 1, 1` and the other
+//!   spellings) is `y ^ (K & -((x >> k) & 1))`: nvcc writes it for the
+//!   branchy bit-serial CRC (`if (crc & 1) crc = (crc >> 1) ^ POLY`). It
+//!   becomes `bfe.s32`, `and` and `xor` (a `not` too when the xor is taken
+//!   on a clear bit), which ptxas makes `SGXT` and one `LOP3` where the
+//!   select took a `LOP3`, an `ISETP` and a predicated `LOP3`. The bit,
+//!   the predicate and the xor must have no other reader.
+//!
 //! A debug target (`nvcc -G`) is left alone.
 //!
 //! Invariants: a rewritten instruction keeps its result, guard and tied
@@ -30,7 +39,7 @@
 
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::entity::SecondaryMap;
-use ptx_ir::{Function, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
+use ptx_ir::{CmpOp, Function, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
 use smallvec::{smallvec, SmallVec};
 
 /// The pass.
@@ -108,6 +117,90 @@ fn one_bit(f: &Function, b: Value, readers: &Readers) -> Option<(Value, u32)> {
     (f.dfg.value_type(x).reg_class() == Type::B32).then_some((x, k))
 }
 
+/// A select that xors on one bit, to be rewritten `y ^ (K & mask)`.
+struct BitXor {
+    select: Inst,
+    y: Value,
+    k: Operand,
+    x: Value,
+    bit: u32,
+    /// The xor is taken where the bit is clear: the mask is complemented.
+    on_clear: bool,
+}
+
+/// `p` as a test of one bit: `x`, the bit, and whether `p` is true where
+/// it is set (`setp.eq b, 1` or `setp.ne b, 0` of `b = (x >> k) & 1`).
+fn bit_test(f: &Function, p: Value, readers: &Readers) -> Option<(Value, u32, bool)> {
+    let setp = def(f, p)?;
+    let info = f.op(setp);
+    if readers[p].len() != 1
+        || info.opcode != Opcode::Setp
+        || !is_32_bit_int(f, setp)
+        || info.mods.iter().any(|m| matches!(m, Mod::Bool(_)))
+        || f.inst(setp).results.as_slice() != [p]
+    {
+        return None;
+    }
+    let eq = match info.mods.iter().find_map(|m| match m {
+        Mod::Cmp(c) => Some(*c),
+        _ => None,
+    })? {
+        CmpOp::Eq => true,
+        CmpOp::Ne => false,
+        _ => return None,
+    };
+    let d = f.inst(setp);
+    let (b, c) = match (d.operands.get(1)?, d.operands.get(2)?) {
+        (Operand::Value(b), Operand::Imm(c)) | (Operand::Imm(c), Operand::Value(b))
+            if c.is_int() && c.bits <= 1 =>
+        {
+            (*b, c.bits == 1)
+        }
+        _ => return None,
+    };
+    let (x, bit) = one_bit(f, b, readers)?;
+    Some((x, bit, eq == c))
+}
+
+/// `selp d, a, b, p` with one of `a`, `b` the other xored with `K`, and
+/// `p` a one-bit test.
+fn bit_xor(f: &Function, select: Inst, readers: &Readers) -> Option<BitXor> {
+    if f.op(select).opcode != Opcode::Selp || !is_32_bit_int(f, select) {
+        return None;
+    }
+    let d = f.inst(select);
+    let (Operand::Value(a), Operand::Value(b), Operand::Value(p)) =
+        (d.operands.get(1)?, d.operands.get(2)?, d.operands.get(3)?)
+    else {
+        return None;
+    };
+    // `xored` is `other ^ K`, read only here.
+    let xor_of = |xored: Value, other: Value| -> Option<Operand> {
+        let x = def(f, xored)?;
+        if readers[xored].len() != 1 || f.op(x).opcode != Opcode::Xor || !is_32_bit_int(f, x) {
+            return None;
+        }
+        match (f.inst(x).operands.get(1)?, f.inst(x).operands.get(2)?) {
+            (Operand::Value(y), k) | (k, Operand::Value(y)) if *y == other => Some(k.clone()),
+            _ => None,
+        }
+    };
+    let (y, k, xor_when_p) = match (xor_of(*a, *b), xor_of(*b, *a)) {
+        (Some(k), _) => (*b, k, true),
+        (None, Some(k)) => (*a, k, false),
+        _ => return None,
+    };
+    let (x, bit, p_when_set) = bit_test(f, *p, readers)?;
+    Some(BitXor {
+        select,
+        y,
+        k,
+        x,
+        bit,
+        on_clear: xor_when_p != p_when_set,
+    })
+}
+
 impl Pass for InstCombine {
     fn name(&self) -> &'static str {
         "instcombine"
@@ -122,19 +215,50 @@ impl Pass for InstCombine {
         }
         let uses = f.uses();
         let mut rewrites: Vec<(Inst, Value, u32)> = Vec::new();
+        let mut selects: Vec<BitXor> = Vec::new();
         for b in f.layout.blocks() {
             for i in f.layout.block_insts(b) {
+                if let Some(s) = bit_xor(f, i, &uses) {
+                    selects.push(s);
+                    continue;
+                }
                 let Some(bit) = negated(f, i) else { continue };
                 if let Some((x, k)) = one_bit(f, bit, &uses) {
                     rewrites.push((i, x, k));
                 }
             }
         }
-        tracing::debug!(target: "instcombine", function = %f.name, masks = rewrites.len(), "bit masks");
-        if rewrites.is_empty() {
+        tracing::debug!(target: "instcombine", function = %f.name, masks = rewrites.len(), selects = selects.len(), "bit masks");
+        if rewrites.is_empty() && selects.is_empty() {
             return Preserved::All;
         }
         let bfe = f.ops.intern(Opcode::Bfe, &[Mod::Type(Type::S32)]);
+        let (not, and, xor) = (
+            f.ops.intern(Opcode::Not, &[Mod::Type(Type::B32)]),
+            f.ops.intern(Opcode::And, &[Mod::Type(Type::B32)]),
+            f.ops.intern(Opcode::Xor, &[Mod::Type(Type::B32)]),
+        );
+        for s in selects {
+            let at = s.select;
+            let field = [
+                Operand::Value(s.x),
+                Operand::Imm(Imm::int(s.bit as i64)),
+                Operand::Imm(Imm::int(1)),
+            ];
+            let mut mask = f.insert_def_before(at, bfe, Type::B32, field);
+            if s.on_clear {
+                mask = f.insert_def_before(at, not, Type::B32, [Operand::Value(mask)]);
+            }
+            let term = f.insert_def_before(at, and, Type::B32, [Operand::Value(mask), s.k]);
+            let d = &mut f.dfg.insts[at];
+            let result = d.results[0];
+            d.op = xor;
+            d.operands = smallvec![
+                Operand::Value(result),
+                Operand::Value(s.y),
+                Operand::Value(term),
+            ];
+        }
         for (i, x, k) in rewrites {
             let d = &mut f.dfg.insts[i];
             let result = d.results[0];

@@ -49,7 +49,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "instcombine",
-        summary: "rewrite short sequences ptxas does not combine as one instruction (a mask from one bit as bfe)",
+        summary: "rewrite idioms ptxas compiles longer than an equivalent (one-bit masks as bfe, selects that xor on one bit)",
         params: &[],
         idempotent: true,
         create: |_| Box::new(crate::instcombine::InstCombine),
