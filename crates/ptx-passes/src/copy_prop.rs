@@ -157,7 +157,7 @@ impl Pass for CopyProp {
 
 /// Under a debug target: `src`, read only by the deleted copy into `dst`,
 /// takes `dst`'s source register (which holds no other value) when `src`
-/// is not itself a copy's result.
+/// is an instruction's result, not itself a copy's.
 fn inherit_register(
     f: &mut Function,
     readers: &ptx_ir::entity::SecondaryMap<Value, smallvec::SmallVec<[ptx_ir::Inst; 2]>>,
@@ -166,7 +166,10 @@ fn inherit_register(
     src: Value,
 ) {
     let hint = f.dfg.values[dst].hint;
-    if hint.is_none() || readers[src].len() != 1 || copies.contains_key(&src) {
+    // A block parameter's register is its branch arguments' too: renaming
+    // it alone would make leaving SSA copy on the edges.
+    let result = matches!(f.dfg.values[src].def, ptx_ir::ValueDef::Result(..));
+    if hint.is_none() || !result || readers[src].len() != 1 || copies.contains_key(&src) {
         return;
     }
     f.dfg.values[src].hint = hint;
