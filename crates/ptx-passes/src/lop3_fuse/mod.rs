@@ -38,6 +38,8 @@
 //!    [`schedule`] then moves what was written to right before its first
 //!    reader in the block.
 //! 8. [`predicate`]: `setp.ne x, 0` folds into the `.BoolOp` form.
+//! 9. [`remap`]: full `lop3-fuse` (not `skip-small`) expands its cover
+//!    back into formulas and maps that again, while rounds gain.
 //!
 //! Results a module repeats (synthesised windows, exact networks by NPN
 //! class, functional reductions by structure) are kept per process in
@@ -82,6 +84,7 @@ mod network;
 mod npn;
 mod predicate;
 mod regroup;
+mod remap;
 mod resynth;
 mod rewrite;
 mod sat;
@@ -176,8 +179,14 @@ impl Pass for Lop3Fuse {
             return Preserved::All;
         }
         if !self.skip_small {
+            // The readers' depths in the input, which remapping keeps.
+            let remapping = !self.no_choices && remap::logic_count(f) <= remap::MAX_LOGIC;
+            let input = remapping.then(|| remap::reader_depths(f));
             let (preserved, written) = self.fuse(f, target);
             written.place(f);
+            if let (Some(input), true) = (input, preserved.changed()) {
+                remap::remap(self, f, target, &input);
+            }
             return preserved;
         }
         // A debug build (`nvcc -G`) is compiled by ptxas without
