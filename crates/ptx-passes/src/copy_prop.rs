@@ -64,9 +64,9 @@ impl Pass for CopyProp {
                 .is_none_or(|h| written.get(&(h, d.ty.reg_class())).copied().unwrap_or(0) <= 1)
         };
         // Collect copies first: dst → src, resolved through chains.
-        let mut copies: Vec<(ptx_ir::Inst, Value, Value)> = Vec::new();
-        // Per copy, whether its destination register holds no other value.
-        let mut dst_once: Vec<bool> = Vec::new();
+        // Each copy, and whether its destination register holds no other
+        // value.
+        let mut copies: Vec<(ptx_ir::Inst, Value, Value, bool)> = Vec::new();
         let blocks: Vec<_> = f.layout.blocks().collect();
         for &b in &blocks {
             for i in f.layout.block_insts(b) {
@@ -82,8 +82,7 @@ impl Pass for CopyProp {
                 let same_class =
                     f.dfg.value_type(*dst).reg_class() == f.dfg.value_type(*src).reg_class();
                 if same_class && d.results.as_slice() == [*dst] && written_once(*src) {
-                    copies.push((i, *dst, *src));
-                    dst_once.push(written_once(*dst));
+                    copies.push((i, *dst, *src, written_once(*dst)));
                 }
             }
         }
@@ -92,7 +91,7 @@ impl Pass for CopyProp {
             return Preserved::All;
         }
         let mut map: rustc_hash::FxHashMap<Value, Value> = rustc_hash::FxHashMap::default();
-        for &(_, dst, src) in &copies {
+        for &(_, dst, src, _) in &copies {
             map.insert(dst, src);
         }
         let resolve = |mut v: Value| {
@@ -138,7 +137,7 @@ impl Pass for CopyProp {
                 }
             }
         });
-        for (&(i, dst, src), &once) in copies.iter().zip(&dst_once) {
+        for &(i, dst, src, once) in &copies {
             if !still_read.contains(&dst) {
                 f.layout.remove_inst(i);
                 changed = true;

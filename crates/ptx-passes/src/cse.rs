@@ -33,8 +33,7 @@
 
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::entity::SecondaryMap;
-use ptx_ir::liveness::Liveness;
-use ptx_ir::{Block, ControlFlowGraph, Function, Inst, Opcode, Operand, Value};
+use ptx_ir::{Block, Function, Inst, Opcode, Operand, Value};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
@@ -173,7 +172,7 @@ impl Pass for Cse {
             return Preserved::All;
         };
         let debug = am.target.is_some_and(|t| t.debug);
-        let live = debug.then(|| Liveness::compute(f, &ControlFlowGraph::compute(f)));
+        let live = if debug { Some(am.liveness(f)) } else { None };
         // Under `debug`: per value, the position of its last use in the
         // block being walked (uses as they were before the walk reached it).
         let mut last_use: FxHashMap<Value, u32> = FxHashMap::default();
@@ -231,7 +230,7 @@ impl Pass for Cse {
                                             || (!address_arithmetic(f, i)
                                                 && inside_innermost_loop_of(pb, b))
                                     })
-                                    && live.as_ref().is_none_or(|live| {
+                                    && live.is_none_or(|live| {
                                         f.inst(p).results.iter().all(|&r| {
                                             last_use.get(&r).is_some_and(|&k| k > here)
                                                 || live.is_live_out(b, r)

@@ -37,6 +37,7 @@
 //!   neg.s32  %r4, %r3;
 //! ```
 
+use crate::rewrite::{insert_before, reform};
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::entity::SecondaryMap;
 use ptx_ir::{CmpOp, Function, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
@@ -44,6 +45,15 @@ use smallvec::{smallvec, SmallVec};
 
 /// The pass.
 pub struct InstCombine;
+
+/// The sources of `bfe.s32 d, x, bit, 1`.
+fn one_bit_field(x: Value, bit: u32) -> SmallVec<[Operand; 3]> {
+    smallvec![
+        Operand::Value(x),
+        Operand::Imm(Imm::int(i64::from(bit))),
+        Operand::Imm(Imm::int(1)),
+    ]
+}
 
 /// The instructions reading each value.
 type Readers = SecondaryMap<Value, SmallVec<[Inst; 2]>>;
@@ -232,43 +242,40 @@ impl Pass for InstCombine {
         if rewrites.is_empty() && selects.is_empty() {
             return Preserved::All;
         }
-        let bfe = f.ops.intern(Opcode::Bfe, &[Mod::Type(Type::S32)]);
-        let (not, and, xor) = (
-            f.ops.intern(Opcode::Not, &[Mod::Type(Type::B32)]),
-            f.ops.intern(Opcode::And, &[Mod::Type(Type::B32)]),
-            f.ops.intern(Opcode::Xor, &[Mod::Type(Type::B32)]),
-        );
         for s in selects {
             let at = s.select;
-            let field = [
-                Operand::Value(s.x),
-                Operand::Imm(Imm::int(s.bit as i64)),
-                Operand::Imm(Imm::int(1)),
-            ];
-            let mut mask = f.insert_def_before(at, bfe, Type::B32, field);
+            let mut mask =
+                insert_before(f, at, "bfe.s32", Type::B32, one_bit_field(s.x, s.bit), None);
             if s.on_clear {
-                mask = f.insert_def_before(at, not, Type::B32, [Operand::Value(mask)]);
+                mask = insert_before(
+                    f,
+                    at,
+                    "not.b32",
+                    Type::B32,
+                    smallvec![Operand::Value(mask)],
+                    None,
+                );
             }
-            let term = f.insert_def_before(at, and, Type::B32, [Operand::Value(mask), s.k]);
-            let d = &mut f.dfg.insts[at];
-            let result = d.results[0];
-            d.op = xor;
-            d.operands = smallvec![
+            let term = insert_before(
+                f,
+                at,
+                "and.b32",
+                Type::B32,
+                smallvec![Operand::Value(mask), s.k],
+                None,
+            );
+            let result = f.inst(at).results[0];
+            let xor = smallvec![
                 Operand::Value(result),
                 Operand::Value(s.y),
-                Operand::Value(term),
+                Operand::Value(term)
             ];
+            reform(f, at, "xor.b32", xor);
         }
         for (i, x, k) in rewrites {
-            let d = &mut f.dfg.insts[i];
-            let result = d.results[0];
-            d.op = bfe;
-            d.operands = smallvec![
-                Operand::Value(result),
-                Operand::Value(x),
-                Operand::Imm(Imm::int(k as i64)),
-                Operand::Imm(Imm::int(1)),
-            ];
+            let mut operands = one_bit_field(x, k);
+            operands.insert(0, Operand::Value(f.inst(i).results[0]));
+            reform(f, i, "bfe.s32", operands);
         }
         Preserved::Cfg
     }

@@ -211,7 +211,7 @@ impl<'s> Parser<'s> {
         };
         let base = match base {
             Operand::Symbol(s, off) => {
-                return self.address_tail(b, Operand::Symbol(s, 0), off);
+                return self.address_tail(b, Operand::Symbol(s, 0), off, false);
             }
             o => o,
         };
@@ -222,12 +222,8 @@ impl<'s> Parser<'s> {
             off = self.expr()?;
             written = true;
         }
-        let mut a = self.address_tail(b, base, off)?;
-        if let Operand::Addr(addr) = &mut a {
-            addr.zero_offset_written =
-                written && off == 0 && matches!(addr.base, Operand::Value(_));
-        }
-        Ok(a)
+        let zero_written = written && off == 0 && matches!(base, Operand::Value(_));
+        self.address_tail(b, base, off, zero_written)
     }
 
     pub(super) fn address_tail(
@@ -235,6 +231,7 @@ impl<'s> Parser<'s> {
         b: &mut FnBuilder<'s>,
         base: Operand,
         offset: i64,
+        zero_offset_written: bool,
     ) -> Result<Operand, Diagnostic> {
         let mut rest = Vec::new();
         // Texture and surface forms list further elements, never after an
@@ -254,7 +251,7 @@ impl<'s> Parser<'s> {
         Ok(Operand::Addr(Box::new(Address {
             base,
             offset,
-            zero_offset_written: false,
+            zero_offset_written,
             rest,
         })))
     }

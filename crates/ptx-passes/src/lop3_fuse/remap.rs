@@ -83,7 +83,8 @@ pub(super) fn reader_depths(f: &Function) -> FxHashMap<Inst, u32> {
 
 /// Maps `f` (already mapped once) again while that saves instructions
 /// and keeps every reader's depth within `input`'s ([`reader_depths`] of
-/// the pass's input).
+/// the pass's input). The caller checks [`MAX_LOGIC`]; rounds only shrink
+/// the function.
 pub(super) fn remap(
     pass: &Lop3Fuse,
     f: &mut Function,
@@ -91,9 +92,6 @@ pub(super) fn remap(
     input: &FxHashMap<Inst, u32>,
 ) {
     for round in 0..ROUNDS {
-        if logic_count(f) > MAX_LOGIC {
-            return;
-        }
         let mut g = f.clone();
         crate::lop3_expand::Lop3Expand.run(&mut g, &mut AnalysisManager::new());
         let plain = Lop3Fuse {
