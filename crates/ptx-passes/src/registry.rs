@@ -78,6 +78,7 @@ pub const PASSES: &[PassInfo] = &[
             Box::new(crate::lop3_fuse::Lop3Fuse {
                 skip_small: p.iter().any(|x| x == "skip-small"),
                 no_choices: p.iter().any(|x| x == "no-choices"),
+                ..Default::default()
             })
         },
     },

@@ -137,6 +137,9 @@ pub struct Lop3Fuse {
     /// `lop3-fuse<no-choices>`: map the logic as it is written, without
     /// the restructured versions of [`choices`] (faster; for comparison).
     pub no_choices: bool,
+    /// Set on [`remap`]'s rounds: their choices resynthesise narrower
+    /// windows.
+    pub(crate) remap_round: bool,
 }
 
 /// The least saving per piece under `skip-small`.
@@ -179,13 +182,15 @@ impl Pass for Lop3Fuse {
             return Preserved::All;
         }
         if !self.skip_small {
-            // The readers' depths in the input, which remapping keeps.
-            let remapping = !self.no_choices && remap::logic_count(f) <= remap::MAX_LOGIC;
-            let input = remapping.then(|| remap::reader_depths(f));
+            // The readers' depths and the register pressure in the input,
+            // which remapping keeps.
+            let logic = remap::logic_count(f);
+            let remapping = !self.no_choices && logic <= remap::MAX_LOGIC;
+            let input = remapping.then(|| (remap::reader_depths(f), pressure(f)));
             let (preserved, written) = self.fuse(f, target);
             written.place(f);
-            if let (Some(input), true) = (input, preserved.changed()) {
-                remap::remap(self, f, target, &input);
+            if let (Some((input, input_pressure)), true) = (input, preserved.changed()) {
+                remap::remap(self, f, target, &input, logic, input_pressure);
             }
             return preserved;
         }

@@ -46,6 +46,17 @@ pub(super) fn fuse_block(
                 two_luts_from: super::resynth::TWO_LUTS_FROM,
             }
         };
+        // A remapping round's windows are narrower: the wide ones are
+        // most of a round's time and, on our circuits, gain nothing a
+        // round later.
+        let effort = if how.remap_round {
+            super::resynth::Effort {
+                max_inputs: super::remap::WINDOW_INPUTS,
+                ..effort
+            }
+        } else {
+            effort
+        };
         super::choices::add(&net, effort, !skip_small)
     };
     let (net, best, covered) = match with {
