@@ -7,6 +7,11 @@
 //! entry points, which re-check the alignment on each call; nearly all of
 //! ours need no more than the 8 bytes every mimalloc block has, so those
 //! go straight to `mi_malloc`, `mi_zalloc` and `mi_realloc`.
+//!
+//! mimalloc is built without transparent huge pages (libmimalloc-sys's
+//! `no_thp`): with them, each 2 MiB region a thread touches counts whole
+//! in the resident set, and the round trip of 21 MB of nvcc output in
+//! parts peaked at 4.3× the input instead of 2.5×, at the same speed.
 
 use libmimalloc_sys as mi;
 

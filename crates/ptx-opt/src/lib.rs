@@ -10,7 +10,7 @@ pub mod sass;
 use ptx_ir::write::{
     write_function_as_built, write_item, write_item_as_built, write_item_counting,
 };
-use ptx_ir::{Function, Item};
+use ptx_ir::{DominatorTree, Function, Item};
 use ptx_parse::{check_utf8, Diagnostic, Parser, Unit};
 use ptx_passes::manager::{Instrumentation, PassManager};
 use ptx_passes::registry::PassInfo;
@@ -157,7 +157,15 @@ impl Back<'_> {
     }
 
     fn emit(&mut self, unit: Unit) -> Result<(), Error> {
-        let (mut item, dt) = unit.finish_with_domtree();
+        let (item, dt) = unit.finish_with_domtree();
+        let item = self.as_configured(item)?;
+        self.note_header(&item);
+        self.emit_item(item, dt)
+    }
+
+    /// `item` as printed: `.version` pinned by `--ptx-version`, `.version`
+    /// and `.target` moved to `--target`'s.
+    fn as_configured(&self, mut item: Item) -> Result<Item, Error> {
         if let (Item::Version(..), Some((a, b))) = (&item, self.cfg.ptx_version) {
             item = Item::Version(a, b);
         }
@@ -180,7 +188,11 @@ impl Back<'_> {
                 _ => {}
             }
         }
-        self.note_header(&item);
+        Ok(item)
+    }
+
+    /// Verifies `item`, runs the passes on it and prints it.
+    fn emit_item(&mut self, mut item: Item, dt: Option<DominatorTree>) -> Result<(), Error> {
         if self.cfg.instrumentation.check_each.is_some() && matches!(item, Item::Var(_)) {
             CHECK_CONTEXT.with(|c| c.borrow_mut().push(item.clone()));
         }

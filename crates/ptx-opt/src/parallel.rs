@@ -21,7 +21,7 @@
 //! - any error in any part sends the whole input down the one-thread path,
 //!   so the error reported and the log are the first ones in source order;
 //! - parts after the first take `.version` and `.target` from the module
-//!   header;
+//!   header, both for checking the forms they parse and for the passes;
 //! - instrumentation that counts or looks across functions
 //!   (`--opt-bisect-limit`, `--check-each`) keeps to one thread.
 
@@ -79,7 +79,7 @@ pub(crate) fn run(text: &str, cfg: &Config) -> Option<Output> {
     if workers < 2 || cuts.len() < 3 {
         return None;
     }
-    let header = header(text, cfg)?;
+    let header = header(text)?;
     let parts: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
     let queue = Queue {
         text,
@@ -237,9 +237,11 @@ fn part<'s, 'c>(
         None => Parser::new(text).ok()?,
         Some(items) => {
             for item in items {
-                back.note_header(item);
+                let item = back.as_configured(item.clone()).ok()?;
+                back.note_header(&item);
             }
             let mut p = Parser::new_at(text, start).ok()?;
+            p.assume_header(items);
             p.defer_unknown_symbols();
             p
         }
@@ -260,15 +262,14 @@ fn part<'s, 'c>(
     })
 }
 
-/// The module's `.version` and `.target` items (the version as pinned by
-/// `--ptx-version`), for parts that start after them.
-fn header(text: &str, cfg: &Config) -> Option<Vec<Item>> {
+/// The module's `.version` and `.target` items as written, for parts that
+/// start after them: their parser checks forms against these, and their
+/// printer takes them as configured (`--ptx-version`, `--target`), as the
+/// one-thread path does.
+fn header(text: &str) -> Option<Vec<Item>> {
     let mut p = Parser::new(text).ok()?;
     let version = match p.next_unit().ok()?? {
-        Unit::Item(Item::Version(a, b)) => {
-            let (a, b) = cfg.ptx_version.unwrap_or((a, b));
-            Item::Version(a, b)
-        }
+        Unit::Item(v @ Item::Version(..)) => v,
         _ => return None,
     };
     let target = match p.next_unit().ok()?? {

@@ -192,3 +192,71 @@ fn passes_see_the_target_in_every_part() {
     assert_eq!(text.matches("vote.sync.any.pred").count(), k);
     assert!(text.starts_with(".version 6.2\n"), "{}", &text[..40]);
 }
+
+/// A kernel named `name` whose logic `lop3-fuse` maps to one `lop3`
+/// (a form that needs PTX ISA 4.3), tested by `setp.ne … 0` (folded into
+/// the lop3 from PTX ISA 8.2 on sm_70+).
+fn logic_kernel(name: &str) -> String {
+    format!(
+        ".visible .entry {name}(.param .u64 p)\n{{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\
+         \t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [p];\n\tld.global.u32 %r1, [%rd1];\n\
+         \tld.global.u32 %r2, [%rd1+4];\n\tld.global.u32 %r3, [%rd1+8];\n\
+         \tlop3.b32 %r4, %r1, %r2, %r3, 0x80;\n\txor.b32 %r5, %r4, %r3;\n\
+         \tsetp.ne.s32 %p1, %r5, 0;\n\tselp.u32 %r6, 1, 0, %p1;\n\
+         \tst.global.u32 [%rd1], %r6;\n\tret;\n}}\n"
+    )
+}
+
+/// A module of [`logic_kernel`]s of at least `BIG` bytes, and how many.
+fn logic_module(version: &str) -> (String, usize) {
+    let mut src = format!(".version {version}\n.target sm_80\n.address_size 64\n");
+    let mut k = 0;
+    while src.len() < BIG {
+        src.push_str(&logic_kernel(&format!("l{k}")));
+        k += 1;
+    }
+    (src, k)
+}
+
+#[test]
+fn forms_checked_against_the_version_parse_in_every_part() {
+    // Every part's parser must know the module's `.version`: without it a
+    // later part refused `lop3.b32` (PTX ISA 4.3+), and the whole module
+    // fell back to one thread (nvcc's output, full of such forms, never
+    // ran in parts).
+    let (src, k) = logic_module("7.0");
+    let (text, _) = same_either_way(&src, "").unwrap();
+    assert_eq!(text.matches("lop3.b32").count(), k);
+    // Below 4.3 it is the one-thread error, at the first kernel.
+    let (old, _) = logic_module("4.2");
+    let old = old.replace(".target sm_80", ".target sm_50");
+    let err = same_either_way(&old, "").unwrap_err();
+    assert!(err.contains("needs PTX ISA 4.3 or later"), "{err}");
+}
+
+#[test]
+fn every_part_sees_the_configured_target_and_version() {
+    // --target=sm_100 raises the module's .version 7.0 to 8.6, from which
+    // lop3-fuse folds `setp.ne x, 0` into the lop3: every part must see
+    // the raised version, not the one written in the module.
+    let (src, k) = logic_module("7.0");
+    let run_with = |threads| {
+        let elems = ptx_passes::pipeline::parse("lop3-fuse").unwrap();
+        let cfg = Config {
+            threads: Some(threads),
+            target: Some("sm_100".into()),
+            passes: ptx_passes::pipeline::resolve(&elems).unwrap(),
+            ..Default::default()
+        };
+        let out = process_with(src.as_bytes(), &cfg)
+            .map_err(|_| "failed")
+            .unwrap();
+        (out.text, out.parts)
+    };
+    let (one, _) = run_with(1);
+    let (four, parts) = run_with(4);
+    assert!(parts > 4, "{parts} parts");
+    assert_eq!(one, four, "4 threads differ from 1");
+    assert!(one.starts_with(".version 8.6\n"), "{}", &one[..40]);
+    assert_eq!(one.matches("lop3.or.b32").count(), k);
+}

@@ -168,6 +168,22 @@ impl PendingBody {
     }
 }
 
+/// The number of a target word (`sm_90a` → 90) and its `a`/`f` suffix.
+fn target_number(word: &str) -> (Option<u32>, Option<char>) {
+    let n = word
+        .strip_prefix("sm_")
+        .or_else(|| word.strip_prefix("compute_"));
+    let number = n.and_then(|n| {
+        n.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse()
+            .ok()
+    });
+    let suffix = n
+        .and_then(|n| n.chars().last())
+        .filter(|c| matches!(c, 'a' | 'f'));
+    (number, suffix)
+}
+
 /// A streaming module parser.
 pub struct Parser<'s> {
     lex: Lexer<'s>,
@@ -259,6 +275,26 @@ impl<'s> Parser<'s> {
     /// [`Parser::defer_unknown_symbols`].
     pub fn new_at(src: &'s str, offset: usize) -> Result<Self, Diagnostic> {
         Self::start(Lexer::new_at(src, offset), Header::Body)
+    }
+
+    /// Takes the module's `.version` and `.target` items, as a parser
+    /// that started at the beginning returned them, for a parser started
+    /// after them ([`Parser::new_at`]): the forms it reads are checked
+    /// against them as they would be in one pass over the whole module.
+    pub fn assume_header(&mut self, items: &[Item]) {
+        for item in items {
+            match item {
+                Item::Version(a, b) => self.version = (*a, *b),
+                Item::Target(words) => {
+                    for w in words {
+                        if self.target_sm.is_none() {
+                            (self.target_sm, self.target_suffix) = target_number(w);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// From now on an identifier that names nothing declared so far is
@@ -409,18 +445,7 @@ impl<'s> Parser<'s> {
                         return self.err(w, msg);
                     }
                     if self.target_sm.is_none() {
-                        let n = w
-                            .text
-                            .strip_prefix("sm_")
-                            .or_else(|| w.text.strip_prefix("compute_"));
-                        self.target_sm = n.and_then(|n| {
-                            n.trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                                .parse()
-                                .ok()
-                        });
-                        self.target_suffix = n
-                            .and_then(|n| n.chars().last())
-                            .filter(|c| matches!(c, 'a' | 'f'));
+                        (self.target_sm, self.target_suffix) = target_number(w.text);
                     }
                     words.push(w.text.into());
                     if !self.tok.is(b',') {
