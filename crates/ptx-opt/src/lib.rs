@@ -264,9 +264,14 @@ impl Back<'_> {
                 let suffix = sm
                     .and_then(|s| s.parse::<ptx_target::Sm>().ok())
                     .and_then(|s| s.suffix);
+                // Each form once: the answer depends on nothing else.
+                let mut valid = vec![false; f.ops.len()];
                 for b in f.layout.blocks() {
                     for i in f.layout.block_insts(b) {
                         let d = f.inst(i);
+                        if valid.get(d.op.index()) == Some(&true) {
+                            continue;
+                        }
                         if let Some(need) =
                             ptx_parse::form_needs_error(&f.ops, d.op, t.ptx, t.sm, suffix)
                         {
@@ -283,6 +288,9 @@ impl Back<'_> {
                                 d.pos as usize,
                                 format!("{why}{hint}"),
                             )));
+                        }
+                        if let Some(ok) = valid.get_mut(d.op.index()) {
+                            *ok = true;
                         }
                     }
                 }

@@ -104,6 +104,10 @@ pub(super) struct FnBuilder<'s> {
     /// The function's copy of each module form it uses, by the module
     /// form's index.
     pub(super) forms: Vec<Option<OpId>>,
+    /// By the function's form index: whether the form met the module's
+    /// `.version` and `.target` ([`Parser::check_needs`], which depends on
+    /// nothing else), so each form is checked once per function.
+    pub(super) needs_met: Vec<bool>,
 }
 
 impl<'s> FnBuilder<'s> {
@@ -132,6 +136,7 @@ impl<'s> FnBuilder<'s> {
             loc_pending: false,
             loc_ids: FxHashMap::default(),
             forms: Vec::new(),
+            needs_met: Vec::new(),
         }
     }
 

@@ -246,7 +246,7 @@ impl<'s> Parser<'s> {
 
     pub(super) fn check_operands(
         &self,
-        b: &FnBuilder<'s>,
+        b: &mut FnBuilder<'s>,
         d: &InstData,
         positions: &[u32],
         semi: Token,
@@ -286,7 +286,16 @@ impl<'s> Parser<'s> {
             };
             return Err(Diagnostic::new(pos as usize, msg));
         }
-        self.check_needs(&b.func.ops, d.op, d.pos)
+        let k = d.op.index();
+        if b.needs_met.get(k) == Some(&true) {
+            return Ok(());
+        }
+        self.check_needs(&b.func.ops, d.op, d.pos)?;
+        if b.needs_met.len() <= k {
+            b.needs_met.resize(b.func.ops.len().max(k + 1), false);
+        }
+        b.needs_met[k] = true;
+        Ok(())
     }
 
     /// The module's `.version` and `.target` against what form `op` needs.
