@@ -39,7 +39,9 @@
 //!    reader in the block.
 //! 8. [`predicate`]: `setp.ne x, 0` folds into the `.BoolOp` form.
 //! 9. [`remap`]: full `lop3-fuse` (not `skip-small`) expands its cover
-//!    back into formulas and maps that again, while rounds gain.
+//!    back into formulas and maps that again, in time-boxed rounds (every
+//!    second one with choices), keeping the smallest cover that is no
+//!    deeper and needs no more registers (as estimated).
 //!
 //! Results a module repeats (synthesised windows, exact networks by NPN
 //! class, functional reductions by structure) are kept per process in
