@@ -158,14 +158,13 @@ impl Back<'_> {
 
     fn emit(&mut self, unit: Unit) -> Result<(), Error> {
         let (item, dt) = unit.finish_with_domtree();
-        let item = self.as_configured(item)?;
-        self.note_header(&item);
+        let item = self.configure(item)?;
         self.emit_item(item, dt)
     }
 
-    /// `item` as printed: `.version` pinned by `--ptx-version`, `.version`
-    /// and `.target` moved to `--target`'s.
-    fn as_configured(&self, mut item: Item) -> Result<Item, Error> {
+    /// `item` as printed (`.version` pinned by `--ptx-version`, `.version`
+    /// and `.target` moved to `--target`'s), its header noted.
+    fn configure(&mut self, mut item: Item) -> Result<Item, Error> {
         if let (Item::Version(..), Some((a, b))) = (&item, self.cfg.ptx_version) {
             item = Item::Version(a, b);
         }
@@ -188,6 +187,7 @@ impl Back<'_> {
                 _ => {}
             }
         }
+        self.note_header(&item);
         Ok(item)
     }
 

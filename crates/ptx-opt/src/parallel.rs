@@ -237,8 +237,7 @@ fn part<'s, 'c>(
         None => Parser::new(text).ok()?,
         Some(items) => {
             for item in items {
-                let item = back.as_configured(item.clone()).ok()?;
-                back.note_header(&item);
+                back.configure(item.clone()).ok()?;
             }
             let mut p = Parser::new_at(text, start).ok()?;
             p.assume_header(items);

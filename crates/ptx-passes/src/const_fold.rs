@@ -347,14 +347,7 @@ mod tests {
     use super::*;
 
     fn run(body: &str) -> String {
-        let full = format!(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
-        let mut m = ptx_parse::parse_module(&full).unwrap();
-        for f in m.functions_mut() {
-            ConstFold.run(f, &mut AnalysisManager::new());
-            crate::dce::Dce.run(f, &mut AnalysisManager::new());
-            assert!(ptx_ir::verify::verify_function(f).is_empty());
-        }
-        ptx_ir::write::module_to_string(&m)
+        crate::testing::run_in_kernel(body, None, &mut [&mut ConstFold, &mut crate::dce::Dce])
     }
 
     #[test]

@@ -183,15 +183,7 @@ mod tests {
     }
 
     fn run_for(target: Option<crate::TargetInfo>, body: &str) -> String {
-        let full = format!(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
-        let mut m = ptx_parse::parse_module(&full).unwrap();
-        for f in m.functions_mut() {
-            let mut am = AnalysisManager::new();
-            am.target = target;
-            CopyProp.run(f, &mut am);
-            assert!(ptx_ir::verify::verify_function(f).is_empty());
-        }
-        ptx_ir::write::module_to_string(&m)
+        crate::testing::run_in_kernel(body, target, &mut [&mut CopyProp])
     }
 
     #[test]
@@ -215,11 +207,7 @@ mod tests {
 
     #[test]
     fn a_debug_target_keeps_the_variables_register() {
-        let debug = Some(crate::TargetInfo {
-            sm: 80,
-            ptx: (7, 0),
-            debug: true,
-        });
+        let debug = Some(crate::testing::DEBUG_SM80);
         let body = ".reg .b32 %r<24>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\
                     mov.u32 %r23, -1;\nmov.b32 %r3, %r23;\nst.global.u32 [%rd1], %r3;\nret;";
         let out = run_for(debug, body);

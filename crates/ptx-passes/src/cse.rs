@@ -287,15 +287,7 @@ mod tests {
     }
 
     fn run_for(target: Option<crate::TargetInfo>, body: &str) -> String {
-        let full = format!(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
-        let mut m = ptx_parse::parse_module(&full).unwrap();
-        for f in m.functions_mut() {
-            let mut am = AnalysisManager::new();
-            am.target = target;
-            Cse.run(f, &mut am);
-            assert!(ptx_ir::verify::verify_function(f).is_empty());
-        }
-        ptx_ir::write::module_to_string(&m)
+        crate::testing::run_in_kernel(body, target, &mut [&mut Cse])
     }
 
     #[test]
@@ -311,11 +303,7 @@ mod tests {
 
     #[test]
     fn a_debug_target_merges_only_onto_a_value_still_live() {
-        let debug = Some(crate::TargetInfo {
-            sm: 80,
-            ptx: (7, 0),
-            debug: true,
-        });
+        let debug = Some(crate::testing::DEBUG_SM80);
         // %r2 is dead after its store: reusing it for %r4 would stretch it
         // over the other store, a register more for ptxas -G.
         let dead = ".reg .b32 %r<9>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n\

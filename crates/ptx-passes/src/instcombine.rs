@@ -37,7 +37,7 @@
 //!   neg.s32  %r4, %r3;
 //! ```
 
-use crate::rewrite::{insert_before, reform};
+use crate::rewrite::{insert_before, plain, reform};
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::entity::SecondaryMap;
 use ptx_ir::{CmpOp, Function, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
@@ -58,10 +58,11 @@ fn one_bit_field(x: Value, bit: u32) -> SmallVec<[Operand; 3]> {
 /// The instructions reading each value.
 type Readers = SecondaryMap<Value, SmallVec<[Inst; 2]>>;
 
-/// The unguarded instruction defining `v`, if any.
+/// The instruction defining `v` as its first result, if it may be
+/// rewritten ([`plain`]).
 fn def(f: &Function, v: Value) -> Option<Inst> {
     match f.dfg.values[v].def {
-        ValueDef::Result(i, 0) if f.inst(i).guard.is_none() && f.inst(i).ties.is_empty() => Some(i),
+        ValueDef::Result(i, 0) if plain(f, i) => Some(i),
         _ => None,
     }
 }
@@ -286,14 +287,7 @@ mod tests {
     use super::*;
 
     fn run(body: &str) -> String {
-        let full = format!(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n{body}\n}}\n");
-        let mut m = ptx_parse::parse_module(&full).unwrap();
-        for f in m.functions_mut() {
-            InstCombine.run(f, &mut AnalysisManager::new());
-            crate::dce::Dce.run(f, &mut AnalysisManager::new());
-            assert!(ptx_ir::verify::verify_function(f).is_empty());
-        }
-        ptx_ir::write::module_to_string(&m)
+        crate::testing::run_in_kernel(body, None, &mut [&mut InstCombine, &mut crate::dce::Dce])
     }
 
     const HEAD: &str = ".reg .b32 %r<9>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\n";

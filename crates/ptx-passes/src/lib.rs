@@ -32,6 +32,8 @@ pub mod registry;
 pub mod rewrite;
 pub mod set_fold;
 pub mod simplify_cfg;
+#[cfg(test)]
+mod testing;
 
 pub use analysis::{AnalysisManager, TargetInfo};
 pub use custom::Registry;

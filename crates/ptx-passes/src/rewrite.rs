@@ -1,7 +1,8 @@
 //! Rewriting shared by the passes: uses of values replaced by other
 //! values (`const-fold`, `copy-prop`, `cse`, `simplify-cfg`), and
 //! instructions inserted or re-spelled by the lowerings (`lower-vsub2`,
-//! `lower-vote`).
+//! `lower-vote`) and `instcombine`, and which instructions may be
+//! rewritten at all ([`plain`]).
 //!
 //! A use is a guard predicate, a source operand (an operand that is not
 //! also a result of the same instruction), a tie, or a branch argument.
@@ -10,6 +11,13 @@
 use ptx_ir::{Function, Guard, Inst, Operand, Type, Value, ValueDef};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+
+/// Whether `i` may be rewritten or folded: unguarded, no tied results,
+/// in the layout.
+pub fn plain(f: &Function, i: Inst) -> bool {
+    let d = f.inst(i);
+    d.guard.is_none() && d.ties.is_empty() && f.layout.inst_block(i).is_some()
+}
 
 /// Inserts `text d, srcs…` before `at`, `d` a new value of type `ty`.
 /// Under `guard`, `d` is tied to an undefined old value, which it keeps

@@ -260,7 +260,7 @@ impl<'s> Parser<'s> {
                     return None;
                 }
                 c.pos += 1;
-                let zero_written = written && offset == 0 && matches!(base, Operand::Value(_));
+                let zero_written = super::operand::zero_offset_written(written, offset, &base);
                 Some(Operand::Addr(Box::new(Address {
                     base,
                     offset,

@@ -222,7 +222,7 @@ impl<'s> Parser<'s> {
             off = self.expr()?;
             written = true;
         }
-        let zero_written = written && off == 0 && matches!(base, Operand::Value(_));
+        let zero_written = zero_offset_written(written, off, &base);
         self.address_tail(b, base, off, zero_written)
     }
 
@@ -404,4 +404,10 @@ impl<'s> Parser<'s> {
             ),
         }
     }
+}
+
+/// Whether an address keeps its written `+0` ([`ptx_ir::Address`]): a
+/// `+` was written, the offset is zero, and the base is a register.
+pub(super) fn zero_offset_written(plus_written: bool, offset: i64, base: &Operand) -> bool {
+    plus_written && offset == 0 && matches!(base, Operand::Value(_))
 }

@@ -41,21 +41,17 @@ pub(super) fn fuse_block(
                 two_luts_from: SKIP_SMALL_TWO_LUTS_FROM,
             }
         } else {
+            // A remapping round's windows are narrower: the wide ones are
+            // most of a round's time and gain nothing a round later.
+            let max_inputs = if how.remap_round {
+                super::remap::WINDOW_INPUTS
+            } else {
+                super::resynth::MAX_WINDOW_INPUTS
+            };
             super::resynth::Effort {
-                max_inputs: super::resynth::MAX_WINDOW_INPUTS,
+                max_inputs,
                 two_luts_from: super::resynth::TWO_LUTS_FROM,
             }
-        };
-        // A remapping round's windows are narrower: the wide ones are
-        // most of a round's time and, on our circuits, gain nothing a
-        // round later.
-        let effort = if how.remap_round {
-            super::resynth::Effort {
-                max_inputs: super::remap::WINDOW_INPUTS,
-                ..effort
-            }
-        } else {
-            effort
         };
         super::choices::add(&net, effort, !skip_small)
     };

@@ -60,6 +60,7 @@ use logic::*;
 use selects::*;
 
 use crate::const_fold::{mask, sext};
+use crate::rewrite::plain;
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::entity::SecondaryMap;
 use ptx_ir::{BoolOp, CmpOp, Function, Imm, Inst, Mod, Opcode, Operand, Type, Value, ValueDef};
@@ -70,12 +71,6 @@ use smallvec::{smallvec, SmallVec};
 pub struct SetFold;
 
 type Uses = SecondaryMap<Value, SmallVec<[Inst; 2]>>;
-
-/// Whether `i` may be rewritten or folded: unguarded, no tied results.
-fn plain(f: &Function, i: Inst) -> bool {
-    let d = f.inst(i);
-    d.guard.is_none() && d.ties.is_empty() && f.layout.inst_block(i).is_some()
-}
 
 fn imm(o: &Operand) -> Option<u64> {
     match o {
