@@ -71,13 +71,14 @@ pub const PASSES: &[PassInfo] = &[
     PassInfo {
         name: "lop3-fuse",
         summary: "map and/or/xor/not/lop3 logic onto the fewest lop3.b32 (3-input LUT mapping)",
-        params: &["skip-small", "no-choices"],
+        params: &["skip-small", "no-choices", "no-refactor"],
         // A second run can find a little more on large random networks.
         idempotent: false,
         create: |p| {
             Box::new(crate::lop3_fuse::Lop3Fuse {
                 skip_small: p.iter().any(|x| x == "skip-small"),
                 no_choices: p.iter().any(|x| x == "no-choices"),
+                no_refactor: p.iter().any(|x| x == "no-refactor"),
                 ..Default::default()
             })
         },

@@ -40,6 +40,7 @@ pub(super) enum Gate {
     Lut(u8, [Lit; 3]),
 }
 
+#[derive(Clone)]
 pub(super) struct Aig {
     pub(super) gates: Vec<Gate>,
     /// Logic levels (inputs at 0).
@@ -141,6 +142,22 @@ impl Aig {
         match self.and_form(a, b) {
             Ok(_) => true,
             Err(g) => self.strash.contains_key(&g),
+        }
+    }
+
+    /// The literal of `a & b` when it folds or exists already.
+    pub(super) fn and_lookup(&self, a: Lit, b: Lit) -> Option<Lit> {
+        match self.and_form(a, b) {
+            Ok(l) => Some(l),
+            Err(g) => self.strash.get(&g).map(|&n| n << 1),
+        }
+    }
+
+    /// The literal of `a ^ b` when it folds or exists already.
+    pub(super) fn xor_lookup(&self, a: Lit, b: Lit) -> Option<Lit> {
+        match self.xor_form(a, b) {
+            Ok(l) => Some(l),
+            Err((g, c)) => self.strash.get(&g).map(|&n| (n << 1) ^ u32::from(c)),
         }
     }
 

@@ -42,6 +42,13 @@
 //!    back into formulas and maps that again, in time-boxed rounds (every
 //!    second one with choices), keeping the smallest cover that is no
 //!    deeper and needs no more registers (as estimated).
+//! 10. [`restructure`]: full `lop3-fuse` also maps a copy of a function
+//!     with a block of at least [`restructure::MIN_NODES`] logic nodes
+//!     whose logic was refactored first ([`refactor`], [`sop`]: cones
+//!     collapsed to truth tables and rebuilt as factored forms, ABC's
+//!     `drf`), remapping it in rounds that refactor again, and keeps
+//!     whichever function ends smaller under the same depth and register
+//!     bounds.
 //!
 //! Results a module repeats (synthesised windows, exact networks by NPN
 //! class, functional reductions by structure) are kept per process in
@@ -85,12 +92,15 @@ mod memo;
 mod network;
 mod npn;
 mod predicate;
+mod refactor;
 mod regroup;
 mod remap;
+mod restructure;
 mod resynth;
 mod rewrite;
 mod sat;
 mod schedule;
+mod sop;
 mod synth;
 #[cfg(test)]
 mod tests;
@@ -139,6 +149,9 @@ pub struct Lop3Fuse {
     /// `lop3-fuse<no-choices>`: map the logic as it is written, without
     /// the restructured versions of [`choices`] (faster; for comparison).
     pub no_choices: bool,
+    /// `lop3-fuse<no-refactor>`: without the refactored copy of
+    /// [`restructure`] (faster; for comparison).
+    pub no_refactor: bool,
     /// Set on [`remap`]'s rounds: their choices resynthesise narrower
     /// windows.
     pub(crate) remap_round: bool,
@@ -189,10 +202,33 @@ impl Pass for Lop3Fuse {
             let logic = remap::logic_count(f);
             let remapping = !self.no_choices && logic <= remap::MAX_LOGIC;
             let input = remapping.then(|| (remap::reader_depths(f), pressure(f)));
+            // The refactored copy, mapped after the function itself.
+            let refactored = (remapping
+                && !self.no_refactor
+                && (restructure::MIN_NODES..=restructure::MAX_LOGIC).contains(&logic))
+            .then(|| {
+                let mut g = f.clone();
+                restructure::refactor_function(&mut g, restructure::MIN_NODES).then_some(g)
+            })
+            .flatten();
             let (preserved, written) = self.fuse(f, target);
             written.place(f);
-            if let (Some((input, input_pressure)), true) = (input, preserved.changed()) {
-                remap::remap(self, f, target, &input, logic, input_pressure);
+            if let (Some((input, input_pressure)), true) = (&input, preserved.changed()) {
+                remap::remap(self, f, target, input, logic, *input_pressure, false);
+            }
+            if let (Some(mut g), Some((input, input_pressure))) = (refactored, input) {
+                let (_, written) = self.fuse(&mut g, target);
+                written.place(&mut g);
+                let logic = remap::logic_count(&g);
+                remap::remap(self, &mut g, target, &input, logic, input_pressure, true);
+                tracing::debug!(target: "lop3-fuse", function = %f.name, plain = f.inst_count(), refactored = g.inst_count(), input_pressure, plain_pressure = pressure(f), refactored_pressure = pressure(&g), "refactored input");
+                if g.inst_count() < f.inst_count()
+                    && remap::no_deeper(&g, &input)
+                    && pressure(&g) <= input_pressure.max(pressure(f))
+                {
+                    *f = g;
+                    return Preserved::Cfg;
+                }
             }
             return preserved;
         }

@@ -17,6 +17,8 @@
 //! often maps smaller a round later), up to [`PATIENCE`] in a row; a
 //! round that is larger than the one before it, deeper, or over the
 //! pressure bound ends them.
+//! The rounds of [`super::restructure`]'s refactored copy refactor the
+//! expanded formulas before every second mapping (`refactoring`).
 //! Time box: `ROUND_WORK / n` rounds for `n` logic instructions in the
 //! input (at most [`ROUNDS`]), none beyond [`MAX_LOGIC`].
 //!
@@ -109,7 +111,8 @@ pub(super) fn reader_depths(f: &Function) -> FxHashMap<Inst, u32> {
 /// `input_pressure` registers estimated) again in rounds, keeping the
 /// smallest cover whose readers' depths stay within `input`'s
 /// ([`reader_depths`] of the pass's input) and whose pressure stays
-/// within bounds. The caller checks [`MAX_LOGIC`]; `f` only shrinks.
+/// within bounds; with `refactoring`, even rounds refactor the expanded
+/// logic first. The caller checks [`MAX_LOGIC`]; `f` only shrinks.
 pub(super) fn remap(
     pass: &Lop3Fuse,
     f: &mut Function,
@@ -117,6 +120,7 @@ pub(super) fn remap(
     input: &FxHashMap<Inst, u32>,
     logic: usize,
     input_pressure: u32,
+    refactoring: bool,
 ) {
     let rounds = (ROUND_WORK / logic.max(1)).min(ROUNDS);
     let with_choices = logic <= CHOICE_ROUND_LOGIC;
@@ -131,6 +135,9 @@ pub(super) fn remap(
     for round in 0..rounds {
         let mut g = current.clone();
         crate::lop3_expand::Lop3Expand.run(&mut g, &mut AnalysisManager::new());
+        if refactoring && round % 2 == 0 {
+            super::restructure::refactor_function(&mut g, super::restructure::MIN_ROUND_NODES);
+        }
         let this = Lop3Fuse {
             no_choices: !(with_choices && round % 2 == 1),
             remap_round: true,
@@ -162,7 +169,7 @@ pub(super) fn remap(
 
 /// Whether no reader of logic in `g` sees a deeper operand than in the
 /// pass's input (`input`, [`reader_depths`] of it).
-fn no_deeper(g: &Function, input: &FxHashMap<Inst, u32>) -> bool {
+pub(super) fn no_deeper(g: &Function, input: &FxHashMap<Inst, u32>) -> bool {
     reader_depths(g)
         .iter()
         .all(|(i, d)| input.get(i).is_none_or(|d0| d <= d0))

@@ -1,0 +1,660 @@
+//! Refactoring (ABC's `drf`, area-oriented): a gate's cone is collapsed
+//! into its truth table and rebuilt as a factored form ([`super::sop`])
+//! when that takes fewer gates than the cone frees. The cone is the
+//! gate's fanout-free cone (at most [`MFFC_LEVELS`] levels deep) when
+//! that has at most [`CUT_LEAVES`] inputs; when it has more, or its form
+//! does not win, the cone of the reconvergence-driven cut (the leaf
+//! whose expansion widens the cut least, the deepest first, while within
+//! [`CUT_LEAVES`]) is tried too.
+//!
+//! The XAIG is rebuilt in topological order into a new one: a gate is
+//! either copied (its fanins' new literals, structurally hashed) or, when
+//! its refactored form wins, replaced by that form over its cut leaves'
+//! new literals. What a form costs is counted against the new XAIG as it
+//! stands (gates it already has are free, unless they are copies of gates
+//! the replacement frees); what it saves is the gate's maximum fanout-free
+//! cone within the cut (the gates only it reads), with reference counts
+//! kept up to date as replacements free gates. Several passes run, the
+//! later ones also taking replacements that save nothing (a different
+//! structure is what the next pass and the mapper feed on), as ABC's
+//! `drf -z` does. Depth is not bounded here: the mapper's required times
+//! and the caller's checks bound it.
+//!
+//! **Invariants.** Every root of the result computes the same function of
+//! the inputs as the corresponding root of the input; inputs keep their
+//! signals (`Gate::Input`); the result holds only gates the roots reach.
+
+use super::aig::*;
+use super::sop::{self, Expr};
+use smallvec::SmallVec;
+
+/// Cut leaves at most.
+const CUT_LEAVES: usize = 12;
+/// Gates a cone may have.
+const MAX_CONE: usize = 50;
+/// Levels a fanout-free cone may reach below its root.
+const MFFC_LEVELS: u32 = 10;
+/// Cubes a cover may have before the gate is left alone.
+const MAX_CUBES: usize = 128;
+
+/// No literal yet (a gate not reached so far).
+const NONE: u32 = u32::MAX;
+
+/// Runs up to `passes` passes (the first saving gates only, the rest also
+/// taking equal-size replacements, until one changes nothing); returns
+/// the smallest XAIG a pass made and its roots.
+pub(super) fn refactor(src: &Aig, roots: &[Lit], passes: usize) -> (Aig, Vec<Lit>) {
+    let mut aig = compact(src, roots);
+    let mut best: Option<(Aig, Vec<Lit>)> = None;
+    for pass in 0..passes {
+        let (next, changed) = refactor_once(&aig.0, &aig.1, pass > 0);
+        if best.as_ref().is_none_or(|b| next.0.len() < b.0.len()) {
+            best = Some((next.0.clone(), next.1.clone()));
+        }
+        aig = next;
+        // A pass that saved nothing still lets the next take equal-size
+        // replacements.
+        if !changed && pass > 0 {
+            break;
+        }
+    }
+    best.unwrap_or(aig)
+}
+
+/// The gates `roots` reach, copied into a fresh XAIG in their order.
+fn compact(src: &Aig, roots: &[Lit]) -> (Aig, Vec<Lit>) {
+    let refs = src.refs(roots);
+    let mut out = Aig::new();
+    let mut map = vec![FALSE; src.len()];
+    for n in 1..src.len() {
+        if refs[n] == 0 {
+            continue;
+        }
+        let m = |l: Lit| map[node(l)] ^ (l & 1);
+        map[n] = match src.gates[n] {
+            Gate::Const => FALSE,
+            Gate::Input(s) => out.input(s),
+            Gate::And(a, b) => out.and(m(a), m(b)),
+            Gate::Xor(a, b) => out.xor(m(a), m(b)),
+            Gate::Lut(t, x) => out.lut(t, x.map(m)),
+        };
+    }
+    let roots = roots.iter().map(|&r| map[node(r)] ^ (r & 1)).collect();
+    (out, roots)
+}
+
+struct Pass<'a> {
+    src: &'a Aig,
+    refs: Vec<u32>,
+    out: Aig,
+    /// New literal of each source gate.
+    map: Vec<Lit>,
+    /// The source gate each output gate stands for, if any.
+    origin: Vec<u32>,
+    /// Stamps marking the current cone (`mark == stamp`) and cut leaves
+    /// (`mark == stamp + 1`).
+    mark: Vec<u32>,
+    stamp: u32,
+    /// Per source gate, its place in the table being simulated.
+    slot: Vec<u32>,
+    values: Vec<u64>,
+}
+
+fn mask(l: Lit) -> u64 {
+    if complemented(l) {
+        u64::MAX
+    } else {
+        0
+    }
+}
+
+fn refactor_once(src: &Aig, roots: &[Lit], zero_cost: bool) -> ((Aig, Vec<Lit>), bool) {
+    let mut p = Pass {
+        src,
+        refs: src.refs(roots),
+        out: Aig::new(),
+        map: vec![NONE; src.len()],
+        origin: vec![u32::MAX],
+        mark: vec![0; src.len()],
+        stamp: 0,
+        slot: vec![0; src.len()],
+        values: Vec::new(),
+    };
+    p.map[0] = FALSE;
+    let mut changed = false;
+    for n in 1..src.len() {
+        if p.refs[n] == 0 {
+            continue;
+        }
+        if matches!(src.gates[n], Gate::And(..) | Gate::Xor(..)) {
+            if let Some(l) = p.try_refactor(n, zero_cost) {
+                p.map[n] = l;
+                p.note_origin(l, n);
+                changed = true;
+                continue;
+            }
+        }
+        let m = |map: &[Lit], l: Lit| map[node(l)] ^ (l & 1);
+        let l = match src.gates[n] {
+            Gate::Const => FALSE,
+            Gate::Input(s) => p.out.input(s),
+            Gate::And(a, b) => {
+                let (a, b) = (m(&p.map, a), m(&p.map, b));
+                p.out.and(a, b)
+            }
+            Gate::Xor(a, b) => {
+                let (a, b) = (m(&p.map, a), m(&p.map, b));
+                p.out.xor(a, b)
+            }
+            Gate::Lut(t, x) => {
+                let x = x.map(|l| m(&p.map, l));
+                p.out.lut(t, x)
+            }
+        };
+        p.map[n] = l;
+        p.note_origin(l, n);
+    }
+    let new_roots: Vec<Lit> = roots.iter().map(|&r| p.map[node(r)] ^ (r & 1)).collect();
+    (compact(&p.out, &new_roots), changed)
+}
+
+impl Pass<'_> {
+    fn note_origin(&mut self, l: Lit, n: usize) {
+        self.origin.resize(self.out.len(), u32::MAX);
+        let g = node(l);
+        if g != 0 && self.origin[g] == u32::MAX {
+            self.origin[g] = n as u32;
+        }
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp >= u32::MAX - 4 {
+            self.mark.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 2;
+        self.stamp
+    }
+
+    /// The refactored literal of gate `n`, when it wins (the freed cone
+    /// then stays freed in the reference counts).
+    fn try_refactor(&mut self, n: usize, zero_cost: bool) -> Option<Lit> {
+        let stamp = self.next_stamp();
+        if let Some((leaves, cone)) = self.mffc_cut(n, stamp) {
+            if let Some(l) = self.try_cut(n, &leaves, &cone, stamp, zero_cost) {
+                return Some(l);
+            }
+        }
+        let stamp = self.next_stamp();
+        let (leaves, cone) = self.cut(n, stamp)?;
+        self.try_cut(n, &leaves, &cone, stamp, zero_cost)
+    }
+
+    /// Refactoring `n` over a cut whose cone is marked `stamp`.
+    fn try_cut(
+        &mut self,
+        n: usize,
+        leaves: &[u32],
+        cone: &[u32],
+        stamp: u32,
+        zero_cost: bool,
+    ) -> Option<Lit> {
+        if leaves.len() < 2 || cone.len() < 2 {
+            return None;
+        }
+        // The fanout-free cone: freed when `n` is replaced.
+        let freed = self.deref(n, stamp);
+        if freed.len() < 2 {
+            self.reref(&freed);
+            return None;
+        }
+        // A cover of many more cubes than the gates freed cannot win
+        // (and its search is what costs time on xor logic).
+        let table = self.table(leaves, cone);
+        let max_cubes = (2 * freed.len() + 8).min(MAX_CUBES);
+        let Some(expr) = sop::factor_table(&table, leaves.len(), max_cubes) else {
+            self.reref(&freed);
+            return None;
+        };
+        // Two-input gates the form takes at most.
+        let bound = expr.literals().saturating_sub(1) as usize;
+        if bound > freed.len() + 4 {
+            self.reref(&freed);
+            return None;
+        }
+        let stamp_free = self.next_stamp();
+        for &g in &freed {
+            self.mark[g as usize] = stamp_free;
+        }
+        let inputs: SmallVec<[Lit; 16]> = leaves.iter().map(|&g| self.map[g as usize]).collect();
+        let cost = {
+            let (origin, mark, refs) = (&self.origin, &self.mark, &self.refs);
+            let counted = move |g: usize| -> bool {
+                let o = origin.get(g).copied().unwrap_or(u32::MAX);
+                o != u32::MAX && (mark[o as usize] == stamp_free || refs[o as usize] == 0)
+            };
+            let mut dry = Build {
+                aig: &mut self.out,
+                dry: true,
+                fresh: 0,
+                added: 0,
+                counted: &counted,
+            };
+            dry.expr(&expr, &inputs);
+            dry.added
+        };
+        let saved = freed.len() as i64 - i64::from(cost);
+        if saved > 0 || (zero_cost && saved == 0) {
+            let start = self.out.len();
+            let mut build = Build {
+                aig: &mut self.out,
+                dry: false,
+                fresh: 0,
+                added: 0,
+                counted: &|_| false,
+            };
+            let l = build.expr(&expr, &inputs);
+            self.origin.resize(self.out.len(), u32::MAX);
+            // What the new form reads stays alive: one more reference to
+            // each gate it finds (new gates were counted when made).
+            let mut stack: Vec<usize> = vec![node(l)];
+            let mut seen: SmallVec<[usize; 32]> = SmallVec::new();
+            while let Some(g) = stack.pop() {
+                if g == 0 || seen.contains(&g) {
+                    continue;
+                }
+                seen.push(g);
+                if g >= start {
+                    stack.extend(self.out.fanins(g).map(node));
+                } else if self.origin[g] != u32::MAX {
+                    self.refs[self.origin[g] as usize] += 1;
+                }
+            }
+            return Some(l);
+        }
+        self.reref(&freed);
+        None
+    }
+
+    /// The inputs of `n`'s fanout-free cone, when there are at most
+    /// [`CUT_LEAVES`] of them, and the cone (marked `stamp`).
+    fn mffc_cut(&mut self, n: usize, stamp: u32) -> Option<(SmallVec<[u32; 16]>, Vec<u32>)> {
+        let src = self.src;
+        // Ten levels deep at most, as ABC's `drf` bounds it.
+        let floor = src.level[n].saturating_sub(MFFC_LEVELS);
+        let logic = |g: usize| {
+            matches!(src.gates[g], Gate::And(..) | Gate::Xor(..)) && src.level[g] > floor
+        };
+        let mut cone = vec![n as u32];
+        let mut i = 0;
+        while i < cone.len() && cone.len() <= MAX_CONE {
+            let g = cone[i] as usize;
+            i += 1;
+            for l in src.fanins(g) {
+                let h = node(l);
+                if h == 0 {
+                    continue;
+                }
+                self.refs[h] -= 1;
+                if self.refs[h] == 0 && logic(h) {
+                    cone.push(h as u32);
+                }
+            }
+        }
+        // Restore the counts of the gates walked.
+        for &g in &cone[..i] {
+            for l in src.fanins(g as usize) {
+                if node(l) != 0 {
+                    self.refs[node(l)] += 1;
+                }
+            }
+        }
+        if i < cone.len() {
+            return None;
+        }
+        for &g in &cone {
+            self.mark[g as usize] = stamp;
+        }
+        let mut leaves: SmallVec<[u32; 16]> = SmallVec::new();
+        for &g in &cone {
+            for l in src.fanins(g as usize) {
+                let h = node(l);
+                if h != 0 && self.mark[h] != stamp && self.mark[h] != stamp + 1 {
+                    self.mark[h] = stamp + 1;
+                    leaves.push(h as u32);
+                    if leaves.len() > CUT_LEAVES {
+                        return None;
+                    }
+                }
+            }
+        }
+        leaves.sort_unstable();
+        cone.sort_unstable();
+        Some((leaves, cone))
+    }
+
+    /// The reconvergence-driven cut of `n` (the leaf whose expansion
+    /// widens the cut least, the deepest first, while within
+    /// [`CUT_LEAVES`]) and its cone in topological order.
+    fn cut(&mut self, n: usize, stamp: u32) -> Option<(SmallVec<[u32; 16]>, Vec<u32>)> {
+        let (inside, leaf) = (stamp, stamp + 1);
+        let src = self.src;
+        let mut leaves: SmallVec<[u32; 16]> = SmallVec::new();
+        let mut cone: Vec<u32> = vec![n as u32];
+        self.mark[n] = inside;
+        for l in src.fanins(n) {
+            let g = node(l);
+            if g != 0 && self.mark[g] != leaf {
+                self.mark[g] = leaf;
+                leaves.push(g as u32);
+            }
+        }
+        let expandable = |g: usize| matches!(src.gates[g], Gate::And(..) | Gate::Xor(..));
+        loop {
+            let mut pick: Option<(i32, u32, usize)> = None;
+            for (k, &g) in leaves.iter().enumerate() {
+                let g = g as usize;
+                if !expandable(g) {
+                    continue;
+                }
+                let new = src
+                    .fanins(g)
+                    .filter(|&l| {
+                        let m = self.mark[node(l)];
+                        node(l) != 0 && m != leaf && m != inside
+                    })
+                    .count() as i32;
+                let cost = new - 1;
+                if leaves.len() as i32 + cost > CUT_LEAVES as i32 {
+                    continue;
+                }
+                let key = (cost, u32::MAX - src.level[g], k);
+                if pick.is_none_or(|b| key < b) {
+                    pick = Some(key);
+                }
+            }
+            let Some((_, _, k)) = pick else { break };
+            let g = leaves.swap_remove(k) as usize;
+            self.mark[g] = inside;
+            cone.push(g as u32);
+            for l in src.fanins(g) {
+                let h = node(l);
+                if h != 0 && self.mark[h] != leaf && self.mark[h] != inside {
+                    self.mark[h] = leaf;
+                    leaves.push(h as u32);
+                }
+            }
+            if cone.len() >= MAX_CONE {
+                break;
+            }
+        }
+        leaves.sort_unstable();
+        cone.sort_unstable();
+        Some((leaves, cone))
+    }
+
+    /// The truth table of the cone's root (the last gate) over the leaves.
+    fn table(&mut self, leaves: &[u32], cone: &[u32]) -> Vec<u64> {
+        let words = sop::words(leaves.len());
+        let values = &mut self.values;
+        values.clear();
+        values.resize((leaves.len() + cone.len()) * words, 0);
+        for (k, &g) in leaves.iter().enumerate() {
+            self.slot[g as usize] = k as u32;
+            for w in 0..words {
+                values[k * words + w] = ptx_ir::lut::exhaustive_word(k, w);
+            }
+        }
+        for (i, &g) in cone.iter().enumerate() {
+            self.slot[g as usize] = (leaves.len() + i) as u32;
+        }
+        let slot = &self.slot;
+        for (i, &g) in cone.iter().enumerate() {
+            let at = (leaves.len() + i) * words;
+            let (a, b, xor) = match self.src.gates[g as usize] {
+                Gate::And(a, b) => (a, b, false),
+                Gate::Xor(a, b) => (a, b, true),
+                _ => unreachable!("cones grow through and and xor only"),
+            };
+            let (sa, sb) = (
+                slot[node(a)] as usize * words,
+                slot[node(b)] as usize * words,
+            );
+            let (ma, mb) = (mask(a), mask(b));
+            for w in 0..words {
+                let (x, y) = (values[sa + w] ^ ma, values[sb + w] ^ mb);
+                values[at + w] = if xor { x ^ y } else { x & y };
+            }
+        }
+        let at = (leaves.len() + cone.len() - 1) * words;
+        values[at..at + words].to_vec()
+    }
+
+    /// Dereferences the fanout-free cone of `n` within the cut (the cone's
+    /// gates, marked `stamp`): the gates freed, `n` first.
+    fn deref(&mut self, n: usize, stamp: u32) -> Vec<u32> {
+        let mut freed = vec![n as u32];
+        let mut i = 0;
+        while i < freed.len() {
+            let g = freed[i] as usize;
+            i += 1;
+            for l in self.src.fanins(g) {
+                let h = node(l);
+                if h == 0 {
+                    continue;
+                }
+                self.refs[h] -= 1;
+                if self.refs[h] == 0 && self.mark[h] == stamp {
+                    freed.push(h as u32);
+                }
+            }
+        }
+        freed
+    }
+
+    fn reref(&mut self, freed: &[u32]) {
+        for &g in freed {
+            for l in self.src.fanins(g as usize) {
+                if node(l) != 0 {
+                    self.refs[node(l)] += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Builds an expression into the XAIG, or (`dry`) counts the gates it
+/// would add: gates not there yet, and those `counted` says the
+/// replacement frees.
+struct Build<'a, 'c> {
+    aig: &'a mut Aig,
+    dry: bool,
+    /// Placeholder gates of a dry run, numbered past the XAIG's end.
+    fresh: u32,
+    added: u32,
+    counted: &'c dyn Fn(usize) -> bool,
+}
+
+impl Build<'_, '_> {
+    fn is_fresh(&self, l: Lit) -> bool {
+        node(l) >= self.aig.len()
+    }
+
+    fn new_fresh(&mut self) -> Lit {
+        self.fresh += 1;
+        self.added += 1;
+        ((self.aig.len() as u32 + self.fresh) << 1) as Lit
+    }
+
+    fn found(&mut self, l: Lit) -> Lit {
+        if (self.counted)(node(l)) {
+            self.added += 1;
+        }
+        l
+    }
+
+    fn and(&mut self, a: Lit, b: Lit) -> Lit {
+        if !self.dry {
+            return self.aig.and(a, b);
+        }
+        if self.is_fresh(a) || self.is_fresh(b) {
+            if a == b {
+                return a;
+            }
+            if a == b ^ 1 {
+                return FALSE;
+            }
+            if a == FALSE || b == FALSE {
+                return FALSE;
+            }
+            if a == TRUE {
+                return b;
+            }
+            if b == TRUE {
+                return a;
+            }
+            return self.new_fresh();
+        }
+        match self.aig.and_lookup(a, b) {
+            Some(l) => self.found(l),
+            None => self.new_fresh(),
+        }
+    }
+
+    fn xor(&mut self, a: Lit, b: Lit) -> Lit {
+        if !self.dry {
+            return self.aig.xor(a, b);
+        }
+        if self.is_fresh(a) || self.is_fresh(b) {
+            if a & !1 == b & !1 {
+                return (a ^ b) & 1;
+            }
+            if a & !1 == FALSE {
+                return b ^ (a & 1);
+            }
+            if b & !1 == FALSE {
+                return a ^ (b & 1);
+            }
+            return self.new_fresh() ^ ((a ^ b) & 1);
+        }
+        match self.aig.xor_lookup(a, b) {
+            Some(l) => {
+                let c = l & 1;
+                self.found(l & !1) ^ c
+            }
+            None => self.new_fresh() ^ ((a ^ b) & 1),
+        }
+    }
+
+    /// Balanced trees: pairs of neighbours, level by level.
+    fn tree(&mut self, mut v: Vec<Lit>, xor: bool) -> Lit {
+        while v.len() > 1 {
+            let mut next = Vec::with_capacity(v.len().div_ceil(2));
+            for pair in v.chunks(2) {
+                next.push(match pair {
+                    [a, b] if xor => self.xor(*a, *b),
+                    [a, b] => self.and(*a, *b),
+                    [a] => *a,
+                    _ => unreachable!("chunks of two"),
+                });
+            }
+            v = next;
+        }
+        v[0]
+    }
+
+    fn expr(&mut self, e: &Expr, inputs: &[Lit]) -> Lit {
+        match e {
+            Expr::Const(c) => Lit::from(*c),
+            Expr::Var(k, c) => inputs[*k as usize] ^ Lit::from(*c),
+            Expr::And(v) => {
+                let x: Vec<Lit> = v.iter().map(|e| self.expr(e, inputs)).collect();
+                self.tree(x, false)
+            }
+            Expr::Or(v) => {
+                let x: Vec<Lit> = v.iter().map(|e| self.expr(e, inputs) ^ 1).collect();
+                self.tree(x, false) ^ 1
+            }
+            Expr::Xor(v, c) => {
+                let x: Vec<Lit> = v.iter().map(|e| self.expr(e, inputs)).collect();
+                self.tree(x, true) ^ Lit::from(*c)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The roots' values on 64 random assignments of the inputs.
+    fn simulate(aig: &Aig, roots: &[Lit], inputs: &[u64]) -> Vec<u64> {
+        let mut v = vec![0u64; aig.len()];
+        let lit = |v: &[u64], l: Lit| v[node(l)] ^ if complemented(l) { u64::MAX } else { 0 };
+        for g in 1..aig.len() {
+            v[g] = match aig.gates[g] {
+                Gate::Const => 0,
+                Gate::Input(s) => inputs[s as usize],
+                Gate::And(a, b) => lit(&v, a) & lit(&v, b),
+                Gate::Xor(a, b) => lit(&v, a) ^ lit(&v, b),
+                Gate::Lut(t, x) => {
+                    ptx_ir::lut::apply64(lit(&v, x[0]), lit(&v, x[1]), lit(&v, x[2]), t)
+                }
+            };
+        }
+        roots.iter().map(|&r| lit(&v, r)).collect()
+    }
+
+    fn live_gates(aig: &Aig, roots: &[Lit]) -> usize {
+        let refs = aig.refs(roots);
+        (1..aig.len())
+            .filter(|&g| refs[g] > 0 && matches!(aig.gates[g], Gate::And(..) | Gate::Xor(..)))
+            .count()
+    }
+
+    #[test]
+    fn refactoring_keeps_every_root_and_shrinks_redundant_logic() {
+        let mut next = super::super::xorshift(0x7ac7);
+        let mut shrunk = 0;
+        for _ in 0..40 {
+            let mut aig = Aig::new();
+            let mut lits: Vec<Lit> = (0..8).map(|s| aig.input(s)).collect();
+            for _ in 0..120 {
+                let pick = |x: u64| lits[(x % lits.len() as u64) as usize] ^ (x >> 32 & 1) as Lit;
+                let (a, b) = (pick(next()), pick(next()));
+                let l = if next().is_multiple_of(4) {
+                    aig.xor(a, b)
+                } else {
+                    aig.and(a, b)
+                };
+                lits.push(l);
+            }
+            let roots: Vec<Lit> = lits[lits.len() - 6..].to_vec();
+            let (new, new_roots) = refactor(&aig, &roots, 4);
+            for _ in 0..4 {
+                let inputs: Vec<u64> = (0..8).map(|_| next()).collect();
+                assert_eq!(
+                    simulate(&aig, &roots, &inputs),
+                    simulate(&new, &new_roots, &inputs)
+                );
+            }
+            shrunk += usize::from(live_gates(&new, &new_roots) < live_gates(&aig, &roots));
+        }
+        assert!(shrunk > 0, "refactoring never shrank random logic");
+    }
+
+    #[test]
+    fn a_common_literal_is_factored_out() {
+        // (a & b) | (a & c) | (a & d): four gates as written (three `and`s
+        // and an `or` of them, as `and`s of complements), `a & (b | c | d)`
+        // takes three.
+        let mut aig = Aig::new();
+        let [a, b, c, d] = [0, 1, 2, 3].map(|s| aig.input(s));
+        let (ab, ac, ad) = (aig.and(a, b), aig.and(a, c), aig.and(a, d));
+        let or1 = aig.and(ab ^ 1, ac ^ 1) ^ 1;
+        let root = aig.and(or1 ^ 1, ad ^ 1) ^ 1;
+        assert_eq!(live_gates(&aig, &[root]), 5);
+        let (new, roots) = refactor(&aig, &[root], 1);
+        assert_eq!(live_gates(&new, &roots), 3);
+    }
+}

@@ -1,0 +1,242 @@
+//! Refactored input: full `lop3-fuse` also maps a copy of the function
+//! whose logic was first refactored ([`super::refactor`]), and keeps that
+//! cover when it is smaller.
+//!
+//! The mapper's choices ([`super::choices`]) add structure next to the
+//! logic as written; they do not replace it, so a structure that only
+//! wins as a whole (an area-oriented rewrite of a square root, ABC's
+//! `dc2`) is never found through them. Here each block's logic becomes
+//! its XAIG, is refactored for [`PASSES`] passes, and is written back as
+//! plain `and`/`or`/`xor`/`not` (and the input's `lop3`s) in place of
+//! the block's logic; the caller maps that copy like any input and
+//! compares the two results whole.
+//!
+//! **Invariants.** Only blocks without guarded logic are rewritten; every
+//! value the rest of the function reads from the logic keeps its
+//! function (its uses are renamed to the new instruction that computes
+//! it); a new instruction stands after every definition it reads in the
+//! block and before every reader.
+
+use super::aig::{self, complemented, node, Gate, Lit};
+use super::network::{build_plain, Leaf, Sig};
+use super::rewrite::defining_inst;
+use ptx_ir::entity::SecondaryMap;
+use ptx_ir::{Function, Imm, Inst, Mod, Opcode, Operand, Type, Value};
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// Refactoring passes.
+pub(super) const PASSES: usize = 4;
+/// Logic instructions of a function beyond which it is not refactored
+/// (a time box: its copy is mapped in remapping rounds of its own).
+pub(super) const MAX_LOGIC: usize = super::remap::CHOICE_ROUND_LOGIC;
+/// Logic nodes a block needs before it is refactored. The real corpus's
+/// largest blocks (bit-sliced DES, a few hundred nodes) gain a few
+/// instructions from a refactored copy and lose registers in ptxas
+/// (DES at sm_120: 7 SASS instructions fewer, 7 registers more), so
+/// only large networks are refactored.
+pub(super) const MIN_NODES: usize = 1_000;
+/// Logic nodes a block of a remapping round of the refactored copy needs
+/// (a cover expanded back into formulas is several times smaller than
+/// the network it came from).
+pub(super) const MIN_ROUND_NODES: usize = 16;
+
+/// Rewrites the logic of each block of `f` that has at least `min_nodes`
+/// logic nodes as its refactored XAIG; whether any block changed.
+pub(super) fn refactor_function(f: &mut Function, min_nodes: usize) -> bool {
+    let blocks: Vec<_> = f.layout.blocks().collect();
+    let uses = f.uses();
+    let mut copies = FxHashMap::default();
+    let mut changed = false;
+    for b in blocks {
+        let insts: Vec<Inst> = f.layout.block_insts(b).collect();
+        changed |= refactor_block(f, &insts, &uses, &mut copies, min_nodes);
+    }
+    crate::rewrite::replace_all_uses(f, &copies);
+    changed
+}
+
+fn refactor_block(
+    f: &mut Function,
+    insts: &[Inst],
+    uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
+    copies: &mut FxHashMap<Value, Value>,
+    min_nodes: usize,
+) -> bool {
+    let net = build_plain(f, insts, uses);
+    if net.nodes.len() < min_nodes.max(2) || net.nodes.iter().any(|n| n.guard.is_some()) {
+        return false;
+    }
+    let img = aig::image(&net);
+    let live = |a: &aig::Aig, roots: &[Lit]| {
+        let refs = a.refs(roots);
+        (1..a.len())
+            .filter(|&g| refs[g] > 0 && !matches!(a.gates[g], Gate::Input(_)))
+            .count()
+    };
+    let before = live(&img.aig, &img.roots);
+    let (new, roots) = super::refactor::refactor(&img.aig, &img.roots, PASSES);
+    let after = live(&new, &roots);
+    tracing::debug!(target: "lop3-fuse", function = %f.name, before, after, "refactored block");
+    if after >= before {
+        return false;
+    }
+    let outputs: Vec<usize> = (0..net.nodes.len())
+        .filter(|&n| net.nodes[n].output)
+        .collect();
+    debug_assert_eq!(outputs.len(), roots.len());
+    // What the writer cannot express: an output that is a constant or an
+    // immediate, or an `and`/`xor` of two immediates.
+    let leaf = |g: usize| match new.gates[g] {
+        Gate::Input(s) => match net.sigs[s as usize] {
+            Sig::Leaf(l) => Some(l),
+            Sig::Node(_) => None,
+        },
+        _ => None,
+    };
+    let imm = |l: Lit| node(l) == 0 || matches!(leaf(node(l)), Some(Leaf::Imm(_)));
+    if roots.iter().any(|&r| imm(r)) {
+        return false;
+    }
+    let two_imms = (1..new.len()).any(|g| match new.gates[g] {
+        Gate::And(a, b) | Gate::Xor(a, b) => imm(a) && imm(b),
+        _ => false,
+    });
+    if two_imms
+        || (1..new.len()).any(|g| matches!(new.gates[g], Gate::Input(_)) && leaf(g).is_none())
+    {
+        return false;
+    }
+    let position: FxHashMap<Inst, usize> = insts.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+    let mut w = Writer {
+        pos: vec![None; new.len()],
+        neg: vec![None; new.len()],
+        anchor: vec![insts[0]; new.len()],
+        ops: Ops::new(f),
+    };
+    w.pos[0] = Some(Operand::Imm(Imm::hex(0)));
+    w.neg[0] = Some(Operand::Imm(Imm::hex(u32::MAX as u64)));
+    // The index of the last in-block definition each gate depends on.
+    let mut last: Vec<Option<usize>> = vec![None; new.len()];
+    for g in 1..new.len() {
+        last[g] = match new.gates[g] {
+            Gate::Input(_) => match leaf(g) {
+                Some(Leaf::Val(v)) => defining_inst(f, v).and_then(|i| position.get(&i).copied()),
+                _ => None,
+            },
+            _ => new.fanins(g).map(|l| last[node(l)]).max().flatten(),
+        };
+        // Right after that definition (a reader of it follows in the
+        // block), else at the block's start.
+        w.anchor[g] = last[g].map_or(insts[0], |k| insts[k + 1]);
+        match new.gates[g] {
+            Gate::Const => {}
+            Gate::Input(_) => {
+                w.pos[g] = Some(match leaf(g) {
+                    Some(Leaf::Val(v)) => Operand::Value(v),
+                    Some(Leaf::Imm(x)) => Operand::Imm(Imm::hex(x as u64)),
+                    None => unreachable!("checked above"),
+                });
+            }
+            Gate::And(a, b) if complemented(a) && complemented(b) => {
+                let x = [w.get(f, a ^ 1), w.get(f, b ^ 1)];
+                let o = w.emit(f, g, w.ops.or, x);
+                w.neg[g] = Some(o);
+            }
+            Gate::And(a, b) => {
+                let x = [w.get(f, a), w.get(f, b)];
+                let o = w.emit(f, g, w.ops.and, x);
+                w.pos[g] = Some(o);
+            }
+            Gate::Xor(a, b) => {
+                let x = [w.get(f, a), w.get(f, b)];
+                let o = w.emit(f, g, w.ops.xor, x);
+                w.pos[g] = Some(o);
+            }
+            Gate::Lut(t, x) => {
+                let mut ops: SmallVec<[Operand; 4]> = x.iter().map(|&l| w.get(f, l)).collect();
+                ops.push(Operand::Imm(Imm::hex(t as u64)));
+                let v = f.insert_def_before(w.anchor[g], w.ops.lop3, Type::B32, ops);
+                w.pos[g] = Some(Operand::Value(v));
+            }
+        }
+    }
+    for (&n, &r) in outputs.iter().zip(&roots) {
+        let Operand::Value(v) = w.get(f, r) else {
+            unreachable!("outputs are values: checked above")
+        };
+        let old = net.nodes[n].result.expect("built from an instruction");
+        copies.insert(old, v);
+    }
+    for node in &net.nodes {
+        if let Some(i) = node.inst {
+            f.layout.remove_inst(i);
+        }
+    }
+    true
+}
+
+struct Ops {
+    and: ptx_ir::OpId,
+    or: ptx_ir::OpId,
+    xor: ptx_ir::OpId,
+    not: ptx_ir::OpId,
+    lop3: ptx_ir::OpId,
+}
+
+impl Ops {
+    fn new(f: &mut Function) -> Ops {
+        let mut op = |o| f.ops.intern(o, &[Mod::Type(Type::B32)]);
+        Ops {
+            and: op(Opcode::And),
+            or: op(Opcode::Or),
+            xor: op(Opcode::Xor),
+            not: op(Opcode::Not),
+            lop3: op(Opcode::Lop3),
+        }
+    }
+}
+
+/// Each gate's value in either polarity, once written.
+struct Writer {
+    pos: Vec<Option<Operand>>,
+    neg: Vec<Option<Operand>>,
+    anchor: Vec<Inst>,
+    ops: Ops,
+}
+
+impl Writer {
+    /// The operand of literal `l`: a `not` of the other polarity is
+    /// written when only that one exists.
+    fn get(&mut self, f: &mut Function, l: Lit) -> Operand {
+        let g = node(l);
+        let (want, other) = if complemented(l) {
+            (&self.neg[g], &self.pos[g])
+        } else {
+            (&self.pos[g], &self.neg[g])
+        };
+        if let Some(o) = want {
+            return o.clone();
+        }
+        let o = match other.clone().expect("fanins are written first") {
+            Operand::Imm(x) => Operand::Imm(Imm::hex(!(x.bits as u32) as u64)),
+            v => Operand::Value(f.insert_def_before(self.anchor[g], self.ops.not, Type::B32, [v])),
+        };
+        if complemented(l) {
+            self.neg[g] = Some(o.clone());
+        } else {
+            self.pos[g] = Some(o.clone());
+        }
+        o
+    }
+
+    /// A two-operand gate, the immediate (if any) second.
+    fn emit(&self, f: &mut Function, g: usize, op: ptx_ir::OpId, x: [Operand; 2]) -> Operand {
+        let [a, b] = x;
+        let (a, b) = match (a, b) {
+            (i @ Operand::Imm(_), v) => (v, i),
+            p => p,
+        };
+        Operand::Value(f.insert_def_before(self.anchor[g], op, Type::B32, [a, b]))
+    }
+}
