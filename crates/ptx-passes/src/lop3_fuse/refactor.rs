@@ -14,7 +14,9 @@
 //! stands (gates it already has are free, unless they are copies of gates
 //! the replacement frees); what it saves is the gate's maximum fanout-free
 //! cone within the cut (the gates only it reads), with reference counts
-//! kept up to date as replacements free gates. Several passes run, the
+//! kept up to date as replacements free gates. A cone stops at a gate
+//! replaced earlier in the pass (its source fanins no longer compute it),
+//! and a form that rebuilds the gate as it was is no replacement. Several passes run, the
 //! later ones also taking replacements that save nothing (a different
 //! structure is what the next pass and the mapper feed on), as ABC's
 //! `drf -z` does. Depth is not bounded here: the mapper's required times
@@ -95,6 +97,9 @@ struct Pass<'a> {
     /// (`mark == stamp + 1`).
     mark: Vec<u32>,
     stamp: u32,
+    /// Source gates replaced by a form: later cones stop at them (their
+    /// source fanins are no longer what computes them).
+    replaced: Vec<bool>,
     /// Per source gate, its place in the table being simulated.
     slot: Vec<u32>,
     values: Vec<u64>,
@@ -117,6 +122,7 @@ fn refactor_once(src: &Aig, roots: &[Lit], zero_cost: bool) -> ((Aig, Vec<Lit>),
         origin: vec![u32::MAX],
         mark: vec![0; src.len()],
         stamp: 0,
+        replaced: vec![false; src.len()],
         slot: vec![0; src.len()],
         values: Vec::new(),
     };
@@ -128,6 +134,7 @@ fn refactor_once(src: &Aig, roots: &[Lit], zero_cost: bool) -> ((Aig, Vec<Lit>),
         }
         if matches!(src.gates[n], Gate::And(..) | Gate::Xor(..)) {
             if let Some(l) = p.try_refactor(n, zero_cost) {
+                p.replaced[n] = true;
                 p.map[n] = l;
                 p.note_origin(l, n);
                 changed = true;
@@ -254,9 +261,23 @@ impl Pass<'_> {
                 counted: &|_| false,
             };
             let l = build.expr(&expr, &inputs);
+            // The same gate over the same fanins as the copy: nothing was
+            // replaced, and later cones may still grow through `n`.
+            let m = |l: Lit| self.map[node(l)] ^ (l & 1);
+            let copy = match self.src.gates[n] {
+                Gate::And(a, b) => self.out.and_lookup(m(a), m(b)),
+                Gate::Xor(a, b) => self.out.xor_lookup(m(a), m(b)),
+                _ => None,
+            };
+            if copy == Some(l) {
+                self.reref(&freed);
+                return None;
+            }
             self.origin.resize(self.out.len(), u32::MAX);
             // What the new form reads stays alive: one more reference to
-            // each gate it finds (new gates were counted when made).
+            // each gate it finds (new gates were counted when made). A
+            // leaf's gate counts for that leaf, whatever other source gate
+            // it also stands for (the deref took the leaf's references).
             let mut stack: Vec<usize> = vec![node(l)];
             let mut seen: SmallVec<[usize; 32]> = SmallVec::new();
             while let Some(g) = stack.pop() {
@@ -266,6 +287,8 @@ impl Pass<'_> {
                 seen.push(g);
                 if g >= start {
                     stack.extend(self.out.fanins(g).map(node));
+                } else if let Some(k) = inputs.iter().position(|&x| node(x) == g) {
+                    self.refs[leaves[k] as usize] += 1;
                 } else if self.origin[g] != u32::MAX {
                     self.refs[self.origin[g] as usize] += 1;
                 }
@@ -282,8 +305,11 @@ impl Pass<'_> {
         let src = self.src;
         // Ten levels deep at most, as ABC's `drf` bounds it.
         let floor = src.level[n].saturating_sub(MFFC_LEVELS);
+        let replaced = &self.replaced;
         let logic = |g: usize| {
-            matches!(src.gates[g], Gate::And(..) | Gate::Xor(..)) && src.level[g] > floor
+            matches!(src.gates[g], Gate::And(..) | Gate::Xor(..))
+                && src.level[g] > floor
+                && !replaced[g]
         };
         let mut cone = vec![n as u32];
         let mut i = 0;
@@ -349,7 +375,9 @@ impl Pass<'_> {
                 leaves.push(g as u32);
             }
         }
-        let expandable = |g: usize| matches!(src.gates[g], Gate::And(..) | Gate::Xor(..));
+        let replaced = &self.replaced;
+        let expandable =
+            |g: usize| matches!(src.gates[g], Gate::And(..) | Gate::Xor(..)) && !replaced[g];
         loop {
             let mut pick: Option<(i32, u32, usize)> = None;
             for (k, &g) in leaves.iter().enumerate() {
@@ -654,7 +682,9 @@ mod tests {
         let or1 = aig.and(ab ^ 1, ac ^ 1) ^ 1;
         let root = aig.and(or1 ^ 1, ad ^ 1) ^ 1;
         assert_eq!(live_gates(&aig, &[root]), 5);
-        let (new, roots) = refactor(&aig, &[root], 1);
+        // The first pass factors the inner `or` (a cone stops at a gate
+        // replaced before it), the second the whole.
+        let (new, roots) = refactor(&aig, &[root], 2);
         assert_eq!(live_gates(&new, &roots), 3);
     }
 }
