@@ -99,7 +99,7 @@ impl Aig {
 
     /// The canonical form of `a & b` (constants and repeats folded, the
     /// xor pattern recognised), without creating it.
-    fn and_form(&self, a: Lit, b: Lit) -> Result<Lit, Gate> {
+    pub(super) fn and_form(&self, a: Lit, b: Lit) -> Result<Lit, Gate> {
         let (a, b) = if a <= b { (a, b) } else { (b, a) };
         if a == FALSE {
             return Ok(FALSE);
@@ -161,7 +161,9 @@ impl Aig {
         }
     }
 
-    fn xor_form(&self, a: Lit, b: Lit) -> Result<Lit, (Gate, bool)> {
+    /// The canonical form of `a ^ b` (inputs uncomplemented, the
+    /// complement apart), without creating it.
+    pub(super) fn xor_form(&self, a: Lit, b: Lit) -> Result<Lit, (Gate, bool)> {
         let c = (a ^ b) & 1 == 1;
         let (a, b) = (a & !1, b & !1);
         let (a, b) = if a <= b { (a, b) } else { (b, a) };

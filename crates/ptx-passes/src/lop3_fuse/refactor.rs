@@ -27,6 +27,7 @@
 //! signals (`Gate::Input`); the result holds only gates the roots reach.
 
 use super::aig::*;
+use super::balance::NONE;
 use super::sop::{self, Expr};
 use smallvec::SmallVec;
 
@@ -38,9 +39,6 @@ const MAX_CONE: usize = 50;
 const MFFC_LEVELS: u32 = 10;
 /// Cubes a cover may have before the gate is left alone.
 const MAX_CUBES: usize = 128;
-
-/// No literal yet (a gate not reached so far).
-const NONE: u32 = u32::MAX;
 
 /// Runs up to `passes` passes (the first saving gates only, the rest also
 /// taking equal-size replacements, until one changes nothing); returns
@@ -72,17 +70,54 @@ fn compact(src: &Aig, roots: &[Lit]) -> (Aig, Vec<Lit>) {
         if refs[n] == 0 {
             continue;
         }
-        let m = |l: Lit| map[node(l)] ^ (l & 1);
-        map[n] = match src.gates[n] {
-            Gate::Const => FALSE,
-            Gate::Input(s) => out.input(s),
-            Gate::And(a, b) => out.and(m(a), m(b)),
-            Gate::Xor(a, b) => out.xor(m(a), m(b)),
-            Gate::Lut(t, x) => out.lut(t, x.map(m)),
-        };
+        map[n] = copy(&mut out, src.gates[n], &map);
     }
     let roots = roots.iter().map(|&r| map[node(r)] ^ (r & 1)).collect();
     (out, roots)
+}
+
+/// Gate `g` of a source XAIG rebuilt in `out` over its fanins' new
+/// literals (`map`, per source gate).
+fn copy(out: &mut Aig, g: Gate, map: &[Lit]) -> Lit {
+    let m = |l: Lit| map[node(l)] ^ (l & 1);
+    match g {
+        Gate::Const => FALSE,
+        Gate::Input(s) => out.input(s),
+        Gate::And(a, b) => out.and(m(a), m(b)),
+        Gate::Xor(a, b) => out.xor(m(a), m(b)),
+        Gate::Lut(t, x) => out.lut(t, x.map(m)),
+    }
+}
+
+/// Takes away the references of `n` and, transitively, of every gate
+/// whose count drops to zero and that `inside` admits, until more than
+/// `limit` gates are freed: the gates freed (`n` first) and how many of
+/// them had their fanins' references taken (all of them unless the
+/// limit stopped the walk).
+fn deref_walk(
+    src: &Aig,
+    refs: &mut [u32],
+    n: usize,
+    inside: impl Fn(usize) -> bool,
+    limit: usize,
+) -> (Vec<u32>, usize) {
+    let mut freed = vec![n as u32];
+    let mut i = 0;
+    while i < freed.len() && freed.len() <= limit {
+        let g = freed[i] as usize;
+        i += 1;
+        for l in src.fanins(g) {
+            let h = node(l);
+            if h == 0 {
+                continue;
+            }
+            refs[h] -= 1;
+            if refs[h] == 0 && inside(h) {
+                freed.push(h as u32);
+            }
+        }
+    }
+    (freed, i)
 }
 
 struct Pass<'a> {
@@ -141,23 +176,7 @@ fn refactor_once(src: &Aig, roots: &[Lit], zero_cost: bool) -> ((Aig, Vec<Lit>),
                 continue;
             }
         }
-        let m = |map: &[Lit], l: Lit| map[node(l)] ^ (l & 1);
-        let l = match src.gates[n] {
-            Gate::Const => FALSE,
-            Gate::Input(s) => p.out.input(s),
-            Gate::And(a, b) => {
-                let (a, b) = (m(&p.map, a), m(&p.map, b));
-                p.out.and(a, b)
-            }
-            Gate::Xor(a, b) => {
-                let (a, b) = (m(&p.map, a), m(&p.map, b));
-                p.out.xor(a, b)
-            }
-            Gate::Lut(t, x) => {
-                let x = x.map(|l| m(&p.map, l));
-                p.out.lut(t, x)
-            }
-        };
+        let l = copy(&mut p.out, src.gates[n], &p.map);
         p.map[n] = l;
         p.note_origin(l, n);
     }
@@ -311,31 +330,9 @@ impl Pass<'_> {
                 && src.level[g] > floor
                 && !replaced[g]
         };
-        let mut cone = vec![n as u32];
-        let mut i = 0;
-        while i < cone.len() && cone.len() <= MAX_CONE {
-            let g = cone[i] as usize;
-            i += 1;
-            for l in src.fanins(g) {
-                let h = node(l);
-                if h == 0 {
-                    continue;
-                }
-                self.refs[h] -= 1;
-                if self.refs[h] == 0 && logic(h) {
-                    cone.push(h as u32);
-                }
-            }
-        }
-        // Restore the counts of the gates walked.
-        for &g in &cone[..i] {
-            for l in src.fanins(g as usize) {
-                if node(l) != 0 {
-                    self.refs[node(l)] += 1;
-                }
-            }
-        }
-        if i < cone.len() {
+        let (mut cone, walked) = deref_walk(src, &mut self.refs, n, logic, MAX_CONE);
+        self.reref(&cone[..walked]);
+        if walked < cone.len() {
             return None;
         }
         for &g in &cone {
@@ -461,23 +458,15 @@ impl Pass<'_> {
     /// Dereferences the fanout-free cone of `n` within the cut (the cone's
     /// gates, marked `stamp`): the gates freed, `n` first.
     fn deref(&mut self, n: usize, stamp: u32) -> Vec<u32> {
-        let mut freed = vec![n as u32];
-        let mut i = 0;
-        while i < freed.len() {
-            let g = freed[i] as usize;
-            i += 1;
-            for l in self.src.fanins(g) {
-                let h = node(l);
-                if h == 0 {
-                    continue;
-                }
-                self.refs[h] -= 1;
-                if self.refs[h] == 0 && self.mark[h] == stamp {
-                    freed.push(h as u32);
-                }
-            }
-        }
-        freed
+        let mark = &self.mark;
+        deref_walk(
+            self.src,
+            &mut self.refs,
+            n,
+            |h| mark[h] == stamp,
+            usize::MAX,
+        )
+        .0
     }
 
     fn reref(&mut self, freed: &[u32]) {
@@ -526,22 +515,11 @@ impl Build<'_, '_> {
             return self.aig.and(a, b);
         }
         if self.is_fresh(a) || self.is_fresh(b) {
-            if a == b {
-                return a;
-            }
-            if a == b ^ 1 {
-                return FALSE;
-            }
-            if a == FALSE || b == FALSE {
-                return FALSE;
-            }
-            if a == TRUE {
-                return b;
-            }
-            if b == TRUE {
-                return a;
-            }
-            return self.new_fresh();
+            // Folded as the XAIG folds; a gate over a placeholder is new.
+            return match self.aig.and_form(a, b) {
+                Ok(l) => l,
+                Err(_) => self.new_fresh(),
+            };
         }
         match self.aig.and_lookup(a, b) {
             Some(l) => self.found(l),
@@ -554,16 +532,10 @@ impl Build<'_, '_> {
             return self.aig.xor(a, b);
         }
         if self.is_fresh(a) || self.is_fresh(b) {
-            if a & !1 == b & !1 {
-                return (a ^ b) & 1;
-            }
-            if a & !1 == FALSE {
-                return b ^ (a & 1);
-            }
-            if b & !1 == FALSE {
-                return a ^ (b & 1);
-            }
-            return self.new_fresh() ^ ((a ^ b) & 1);
+            return match self.aig.xor_form(a, b) {
+                Ok(l) => l,
+                Err((_, c)) => self.new_fresh() ^ u32::from(c),
+            };
         }
         match self.aig.xor_lookup(a, b) {
             Some(l) => {

@@ -102,9 +102,7 @@ fn refactor_block(
         Gate::And(a, b) | Gate::Xor(a, b) => imm(a) && imm(b),
         _ => false,
     });
-    if two_imms
-        || (1..new.len()).any(|g| matches!(new.gates[g], Gate::Input(_)) && leaf(g).is_none())
-    {
+    if two_imms {
         return false;
     }
     let position: FxHashMap<Inst, usize> = insts.iter().enumerate().map(|(k, &i)| (i, k)).collect();
@@ -135,7 +133,8 @@ fn refactor_block(
                 w.pos[g] = Some(match leaf(g) {
                     Some(Leaf::Val(v)) => Operand::Value(v),
                     Some(Leaf::Imm(x)) => Operand::Imm(Imm::hex(x as u64)),
-                    None => unreachable!("checked above"),
+                    // Only guarded nodes are inputs that are not leaves.
+                    None => unreachable!("a block with guarded logic is skipped"),
                 });
             }
             Gate::And(a, b) if complemented(a) && complemented(b) => {
