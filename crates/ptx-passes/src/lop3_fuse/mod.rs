@@ -116,6 +116,7 @@ use truth::*;
 
 use crate::{AnalysisManager, Pass, Preserved};
 use ptx_ir::{Function, Inst, Opcode};
+use restructure::Snapshot;
 use rustc_hash::FxHashMap;
 
 /// Cuts kept per node (priority cuts).
@@ -202,32 +203,49 @@ impl Pass for Lop3Fuse {
             let logic = remap::logic_count(f);
             let remapping = !self.no_choices && logic <= remap::MAX_LOGIC;
             let input = remapping.then(|| (remap::reader_depths(f), pressure(f)));
-            // The refactored copy, mapped after the function itself.
-            let refactored = (remapping
+            // The refactored copies (the new structure in place of the
+            // logic, and beside it), mapped after the function itself.
+            let refactoring = remapping
                 && !self.no_refactor
-                && (restructure::MIN_NODES..=restructure::MAX_LOGIC).contains(&logic))
-            .then(|| {
-                let mut g = f.clone();
-                restructure::refactor_function(&mut g, restructure::MIN_NODES).then_some(g)
-            })
-            .flatten();
-            let (preserved, written) = self.fuse(f, target);
+                && (restructure::MIN_NODES..=restructure::MAX_LOGIC).contains(&logic);
+            let copies: Vec<(Snapshot, Function)> = [Snapshot::Replace, Snapshot::Beside]
+                .into_iter()
+                .filter(|_| refactoring)
+                .filter_map(|how| {
+                    let mut g = f.clone();
+                    restructure::refactor_function(&mut g, restructure::MIN_NODES, how)
+                        .then_some((how, g))
+                })
+                .collect();
+            let (mut preserved, written) = self.fuse(f, target);
             written.place(f);
             if let (Some((input, input_pressure)), true) = (&input, preserved.changed()) {
-                remap::remap(self, f, target, input, logic, *input_pressure, false);
+                remap::remap(self, f, target, input, logic, *input_pressure, None);
             }
-            if let (Some(mut g), Some((input, input_pressure))) = (refactored, input) {
+            let Some((input, input_pressure)) = input else {
+                return preserved;
+            };
+            let plain_pressure = pressure(f);
+            for (how, mut g) in copies {
                 let (_, written) = self.fuse(&mut g, target);
                 written.place(&mut g);
                 let logic = remap::logic_count(&g);
-                remap::remap(self, &mut g, target, &input, logic, input_pressure, true);
-                tracing::debug!(target: "lop3-fuse", function = %f.name, plain = f.inst_count(), refactored = g.inst_count(), input_pressure, plain_pressure = pressure(f), refactored_pressure = pressure(&g), "refactored input");
+                remap::remap(
+                    self,
+                    &mut g,
+                    target,
+                    &input,
+                    logic,
+                    input_pressure,
+                    Some(how),
+                );
+                tracing::debug!(target: "lop3-fuse", function = %f.name, ?how, best = f.inst_count(), refactored = g.inst_count(), input_pressure, plain_pressure, refactored_pressure = pressure(&g), "refactored input");
                 if g.inst_count() < f.inst_count()
                     && remap::no_deeper(&g, &input)
-                    && pressure(&g) <= input_pressure.max(pressure(f))
+                    && pressure(&g) <= input_pressure.max(plain_pressure)
                 {
                     *f = g;
-                    return Preserved::Cfg;
+                    preserved = Preserved::Cfg;
                 }
             }
             return preserved;

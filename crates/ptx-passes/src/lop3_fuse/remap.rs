@@ -17,8 +17,9 @@
 //! often maps smaller a round later), up to [`PATIENCE`] in a row; a
 //! round that is larger than the one before it, deeper, or over the
 //! pressure bound ends them.
-//! The rounds of [`super::restructure`]'s refactored copy refactor the
-//! expanded formulas before every second mapping (`refactoring`).
+//! The rounds of [`super::restructure`]'s refactored copies refactor the
+//! expanded formulas before every second mapping (`refactoring`), in
+//! place of them or beside them as the copy was made.
 //! Time box: `ROUND_WORK / n` rounds for `n` logic instructions in the
 //! input (at most [`ROUNDS`]), none beyond [`MAX_LOGIC`].
 //!
@@ -26,6 +27,7 @@
 //! by piece as the first; the function is replaced only by a round's
 //! whole result.
 
+use super::restructure::Snapshot;
 use super::Lop3Fuse;
 use crate::TargetInfo;
 use crate::{AnalysisManager, Pass};
@@ -112,7 +114,7 @@ pub(super) fn reader_depths(f: &Function) -> FxHashMap<Inst, u32> {
 /// smallest cover whose readers' depths stay within `input`'s
 /// ([`reader_depths`] of the pass's input) and whose pressure stays
 /// within bounds; with `refactoring`, even rounds refactor the expanded
-/// logic first. The caller checks [`MAX_LOGIC`]; `f` only shrinks.
+/// logic first, taking the refactored structure as it says. The caller checks [`MAX_LOGIC`]; `f` only shrinks.
 pub(super) fn remap(
     pass: &Lop3Fuse,
     f: &mut Function,
@@ -120,7 +122,7 @@ pub(super) fn remap(
     input: &FxHashMap<Inst, u32>,
     logic: usize,
     input_pressure: u32,
-    refactoring: bool,
+    refactoring: Option<Snapshot>,
 ) {
     let rounds = (ROUND_WORK / logic.max(1)).min(ROUNDS);
     let with_choices = logic <= CHOICE_ROUND_LOGIC;
@@ -135,8 +137,8 @@ pub(super) fn remap(
     for round in 0..rounds {
         let mut g = current.clone();
         crate::lop3_expand::Lop3Expand.run(&mut g, &mut AnalysisManager::new());
-        if refactoring && round % 2 == 0 {
-            super::restructure::refactor_function(&mut g, super::restructure::MIN_ROUND_NODES);
+        if let (Some(how), 0) = (refactoring, round % 2) {
+            super::restructure::refactor_function(&mut g, super::restructure::MIN_ROUND_NODES, how);
         }
         let this = Lop3Fuse {
             no_choices: !(with_choices && round % 2 == 1),

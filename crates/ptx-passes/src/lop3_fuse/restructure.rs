@@ -1,21 +1,26 @@
-//! Refactored input: full `lop3-fuse` also maps a copy of the function
-//! whose logic was first refactored ([`super::refactor`]), and keeps that
-//! cover when it is smaller.
+//! Refactored input: full `lop3-fuse` also maps two copies of the
+//! function whose logic was first refactored ([`super::refactor`]), and
+//! keeps the smallest cover of the three.
 //!
 //! The mapper's choices ([`super::choices`]) add structure next to the
-//! logic as written; they do not replace it, so a structure that only
-//! wins as a whole (an area-oriented rewrite of a square root, ABC's
-//! `dc2`) is never found through them. Here each block's logic becomes
-//! its XAIG, is refactored for [`PASSES`] passes, and is written back as
-//! plain `and`/`or`/`xor`/`not` (and the input's `lop3`s) in place of
-//! the block's logic; the caller maps that copy like any input and
-//! compares the two results whole.
+//! logic as written, window by window, so a structure that only wins as
+//! a whole (an area-oriented rewrite of a square root, ABC's `dc2`) is
+//! never found through them. Here each block's logic becomes its XAIG,
+//! is refactored for [`PASSES`] passes, and is written back as plain
+//! `and`/`or`/`xor`/`not` (and the input's `lop3`s), either in place of
+//! the block's logic ([`Snapshot::Replace`]) or beside it
+//! ([`Snapshot::Beside`]: ABC's `dch` over one snapshot, the functional
+//! reduction giving the mapper both structures node by node). The caller
+//! maps each copy like any input and compares the results whole; neither
+//! copy wins everywhere (the circuits bench: `sqrt32` and `int2float`
+//! take the first, `prio256` and `alu32` the second).
 //!
 //! **Invariants.** Only blocks without guarded logic are rewritten; every
 //! value the rest of the function reads from the logic keeps its
-//! function (its uses are renamed to the new instruction that computes
-//! it); a new instruction stands after every definition it reads in the
-//! block and before every reader.
+//! function (under `Replace` its uses are renamed to the new instruction
+//! that computes it; under `Beside` they keep the old one); a new
+//! instruction stands after every definition it reads in the block and
+//! before every reader.
 
 use super::aig::{self, complemented, node, Gate, Lit};
 use super::network::{build_plain, Leaf, Sig};
@@ -41,16 +46,30 @@ pub(super) const MIN_NODES: usize = 1_000;
 /// the network it came from).
 pub(super) const MIN_ROUND_NODES: usize = 16;
 
+/// How a block's refactored logic enters the copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Snapshot {
+    /// In place of the block's logic: the mapper sees only the new
+    /// structure.
+    Replace,
+    /// Beside it, ahead of it, read by nothing: the functional reduction
+    /// proves the old nodes equal to new ones, so the mapper chooses per
+    /// node between both structures (ABC's `dch` over one snapshot), and
+    /// what the cover leaves unused is dropped with the piece.
+    Beside,
+}
+
 /// Rewrites the logic of each block of `f` that has at least `min_nodes`
-/// logic nodes as its refactored XAIG; whether any block changed.
-pub(super) fn refactor_function(f: &mut Function, min_nodes: usize) -> bool {
+/// logic nodes as its refactored XAIG, as `how` says; whether any block
+/// changed.
+pub(super) fn refactor_function(f: &mut Function, min_nodes: usize, how: Snapshot) -> bool {
     let blocks: Vec<_> = f.layout.blocks().collect();
     let uses = f.uses();
     let mut copies = FxHashMap::default();
     let mut changed = false;
     for b in blocks {
         let insts: Vec<Inst> = f.layout.block_insts(b).collect();
-        changed |= refactor_block(f, &insts, &uses, &mut copies, min_nodes);
+        changed |= refactor_block(f, &insts, &uses, &mut copies, min_nodes, how);
     }
     crate::rewrite::replace_all_uses(f, &copies);
     changed
@@ -62,6 +81,7 @@ fn refactor_block(
     uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
     copies: &mut FxHashMap<Value, Value>,
     min_nodes: usize,
+    how: Snapshot,
 ) -> bool {
     let net = build_plain(f, insts, uses);
     if net.nodes.len() < min_nodes.max(2) || net.nodes.iter().any(|n| n.guard.is_some()) {
@@ -159,6 +179,12 @@ fn refactor_block(
                 w.pos[g] = Some(Operand::Value(v));
             }
         }
+    }
+    if how == Snapshot::Beside {
+        for &r in &roots {
+            w.get(f, r);
+        }
+        return true;
     }
     for (&n, &r) in outputs.iter().zip(&roots) {
         let Operand::Value(v) = w.get(f, r) else {

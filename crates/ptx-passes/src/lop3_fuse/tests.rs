@@ -647,7 +647,12 @@ fn remapping_gains_and_never_deepens_a_reader() {
         let (_, written) = pass.fuse(f, None);
         written.place(f);
         let (mapped, p1) = (f.inst_count(), super::pressure(f));
-        super::remap::remap(&pass, f, None, &input, logic, p0, seed % 2 == 0);
+        let refactoring = match seed % 4 {
+            0 => Some(Snapshot::Replace),
+            2 => Some(Snapshot::Beside),
+            _ => None,
+        };
+        super::remap::remap(&pass, f, None, &input, logic, p0, refactoring);
         assert!(ptx_ir::verify::verify_function(f).is_empty());
         assert!(f.inst_count() <= mapped, "seed {seed}");
         assert!(super::pressure(f) <= p0.max(p1), "seed {seed}");
@@ -684,6 +689,11 @@ fn stored_words(f: &Function, seed: u64) -> Vec<u32> {
                     Func::Lut(l) => apply32(x[0], x[1], x[2], l),
                 };
                 val.insert(f.inst(i).results[0], r);
+            } else if let (ptx_ir::Opcode::Mov, [_, Operand::Imm(imm)]) =
+                (f.op(i).opcode, &f.inst(i).operands[..])
+            {
+                // A constant the cover proved.
+                val.insert(f.inst(i).results[0], imm.bits as u32);
             } else if f.op(i).opcode == ptx_ir::Opcode::St {
                 let ops = &f.inst(i).operands;
                 stored.push(word(&val, ops.last().expect("a stored value")));
@@ -700,12 +710,15 @@ fn stored_words(f: &Function, seed: u64) -> Vec<u32> {
     stored
 }
 
-/// The refactored copy computes what the function stores, with fewer
-/// logic gates on random logic (the copy is only ever kept when its
-/// cover is smaller, so this checks the rewriting itself).
+/// The refactored copies compute what the function stores: the one that
+/// replaces the logic as it is, the one beside it once mapped (the
+/// mapper then picks, per node, between two structures the functional
+/// reduction proved equal). Each copy is only ever kept when its cover
+/// is smaller, so this checks the rewriting itself.
 #[test]
 fn the_refactored_copy_stores_the_same_words() {
     let mut rewritten = 0;
+    let mut beside_mapped = 0;
     for seed in 1..=40u64 {
         // Every 15th result is redefined by an `add` (a leaf defined in the
         // middle of the block) on odd seeds.
@@ -725,7 +738,7 @@ fn the_refactored_copy_stores_the_same_words() {
         let mut m = ptx_parse::parse_module(&kernel("7.0", &body)).unwrap();
         let f = m.functions_mut().next().unwrap();
         let mut g = f.clone();
-        if !super::restructure::refactor_function(&mut g, 16) {
+        if !super::restructure::refactor_function(&mut g, 16, Snapshot::Replace) {
             continue;
         }
         rewritten += 1;
@@ -736,6 +749,27 @@ fn the_refactored_copy_stores_the_same_words() {
         for s in 0..4 {
             assert_eq!(stored_words(f, s), stored_words(&g, s), "seed {seed}");
         }
+        let mut b = f.clone();
+        assert!(super::restructure::refactor_function(
+            &mut b,
+            16,
+            Snapshot::Beside
+        ));
+        assert!(
+            b.inst_count() > f.inst_count(),
+            "seed {seed}: nothing beside"
+        );
+        let (preserved, written) = Lop3Fuse::default().fuse(&mut b, None);
+        written.place(&mut b);
+        assert!(
+            ptx_ir::verify::verify_function(&b).is_empty(),
+            "seed {seed}"
+        );
+        beside_mapped += usize::from(preserved.changed());
+        for s in 0..4 {
+            assert_eq!(stored_words(f, s), stored_words(&b, s), "seed {seed}");
+        }
     }
     assert!(rewritten > 10, "{rewritten} random functions refactored");
+    assert!(beside_mapped > 10, "{beside_mapped} copies beside mapped");
 }
