@@ -537,6 +537,14 @@ impl<'c> Back<'c> {
 }
 
 fn run(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, String)> {
+    if cfg.threads == Some(1) {
+        // One thread means no pass starts a helper thread either.
+        return ptx_passes::with_helper_threads(false, || run_on(src, false, cfg));
+    }
+    run_on(src, pipeline, cfg)
+}
+
+fn run_on(src: &[u8], pipeline: bool, cfg: &Config) -> Result<Output, (Error, String)> {
     let text = check_utf8(src).map_err(|d| (Error::Source(d), String::new()))?;
     let pipeline = pipeline && cfg.threads != Some(1);
     if pipeline && text.len() >= PIPELINE_MIN_BYTES {

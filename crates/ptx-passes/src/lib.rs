@@ -40,6 +40,33 @@ pub use custom::Registry;
 pub use ptx_ir::verify::{verify_function, VerifierError};
 
 use ptx_ir::Function;
+use std::cell::Cell;
+
+thread_local! {
+    static HELPER_THREADS: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Runs `f` with the passes it runs on this thread allowed, or not, to
+/// start a helper thread of their own (full `lop3-fuse` maps a network of
+/// 20,000+ nodes twice at once). An embedder that promised one thread
+/// (`ptx-opt --threads=1`) runs its passes inside `with_helper_threads(false, …)`;
+/// the output is the same either way.
+pub fn with_helper_threads<R>(allowed: bool, f: impl FnOnce() -> R) -> R {
+    let before = HELPER_THREADS.with(|h| h.replace(allowed));
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            HELPER_THREADS.with(|h| h.set(self.0));
+        }
+    }
+    let _restore = Restore(before);
+    f()
+}
+
+/// Whether a pass on this thread may start a helper thread.
+pub(crate) fn helper_threads_allowed() -> bool {
+    HELPER_THREADS.with(Cell::get)
+}
 
 /// Which cached analyses survive a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,4 +102,23 @@ pub trait Pass: Send {
     fn name(&self) -> &'static str;
     /// Runs on `f`; returns what it preserved.
     fn run(&mut self, f: &mut Function, am: &mut AnalysisManager) -> Preserved;
+}
+
+#[cfg(test)]
+mod helper_thread_tests {
+    use super::*;
+
+    #[test]
+    fn helper_threads_are_allowed_again_after_the_closure_even_on_a_panic() {
+        assert!(helper_threads_allowed());
+        with_helper_threads(false, || {
+            assert!(!helper_threads_allowed());
+            with_helper_threads(true, || assert!(helper_threads_allowed()));
+            assert!(!helper_threads_allowed());
+        });
+        assert!(helper_threads_allowed());
+        let r = std::panic::catch_unwind(|| with_helper_threads(false, || panic!("inside")));
+        assert!(r.is_err());
+        assert!(helper_threads_allowed());
+    }
 }

@@ -367,7 +367,8 @@ fn ptxas_fusion(net: &Network) -> Vec<bool> {
 
 /// Networks of at least this many nodes map their plain and combined
 /// covers at the same time (the 56,000-node 72-bit multiplier: 0.48 s →
-/// 0.3 s on two cores); smaller ones are not worth a thread.
+/// 0.3 s on two cores), unless the embedder asked for one thread
+/// ([`crate::with_helper_threads`]); smaller ones are not worth a thread.
 const PARALLEL_MAP_NODES: usize = 20_000;
 
 /// Maps both the plain network and the one with structural choices, and
@@ -381,10 +382,17 @@ fn best_of(plain: &Network, with: super::choices::Combined) -> (Network, Vec<Cut
     } = with;
     // On a large network the plain cover is mapped on a second thread
     // while the combined one is reduced and mapped: the two are
-    // independent, and the result is the same either way.
+    // independent, and the result is the same either way (also when no
+    // thread can be started, and both are mapped here).
     let ((b0, c0), (mut best, mut covered)) = std::thread::scope(|scope| {
-        let plain_cover =
-            (plain.nodes.len() >= PARALLEL_MAP_NODES).then(|| scope.spawn(|| map(plain)));
+        let plain_cover = (plain.nodes.len() >= PARALLEL_MAP_NODES
+            && crate::helper_threads_allowed())
+        .then(|| {
+            std::thread::Builder::new()
+                .spawn_scoped(scope, || map(plain))
+                .ok()
+        })
+        .flatten();
         let r = super::equiv::equivalences(&with, true);
         with.equiv = r.equiv;
         with.constant = r.constant;
