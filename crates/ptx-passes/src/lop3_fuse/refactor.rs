@@ -1,3 +1,6 @@
+//! Restructuring in area mode (ABC's `dc2`): a script ([`SCRIPT`]) of
+//! balancing, rewriting and refactoring steps.
+//!
 //! Refactoring (ABC's `drf`, area-oriented): a gate's cone is collapsed
 //! into its truth table and rebuilt as a factored form ([`super::sop`])
 //! when that takes fewer gates than the cone frees. The cone is the
@@ -22,6 +25,15 @@
 //! `drf -z` does. Depth is not bounded here: the mapper's required times
 //! and the caller's checks bound it.
 //!
+//! Rewriting (ABC's `drw`) is the same step over each gate's cuts of at
+//! most four leaves ([`SMALL_CUTS`] of them, enumerated on the XAIG the
+//! step starts from, the smallest first), the first whose factored form
+//! wins taken. ABC looks its cuts up in a library of optimal structures;
+//! a factored form with its `xor`s split off is what we have instead.
+//! Its cones reach through gates other gates read too, which is where
+//! it finds what refactoring's fanout-free cones cannot; alternating the
+//! two (with balancing between) is what made `dc2`'s output map well.
+//!
 //! **Invariants.** Every root of the result computes the same function of
 //! the inputs as the corresponding root of the input; inputs keep their
 //! signals (`Gate::Input`); the result holds only gates the roots reach.
@@ -40,25 +52,72 @@ const MFFC_LEVELS: u32 = 10;
 /// Cubes a cover may have before the gate is left alone.
 const MAX_CUBES: usize = 128;
 
-/// Runs up to `passes` passes (the first saving gates only, the rest also
-/// taking equal-size replacements, until one changes nothing); returns
-/// the smallest XAIG a pass made and its roots.
-pub(super) fn refactor(src: &Aig, roots: &[Lit], passes: usize) -> (Aig, Vec<Lit>) {
+/// One step of a restructuring script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Balancing ([`super::balance`]), kept whole.
+    Balance,
+    /// Rewriting over cuts of at most four leaves (ABC's `drw`); with
+    /// `zero_cost`, replacements that save nothing are taken too (`-z`).
+    Rewrite { zero_cost: bool },
+    /// Refactoring over the fanout-free and the reconvergence-driven cut
+    /// (ABC's `drf`), `zero_cost` as for rewriting.
+    Refactor { zero_cost: bool },
+}
+
+/// The script the refactored copies run: ABC's `dc2` order in area mode
+/// (no step bounds the depth), with one more rewriting and refactoring
+/// round. Against four refactoring passes alone, on the circuits bench:
+/// `sqrt32` 658 → 557, `prio256` 475 → 465, `int2float` 321 → 320,
+/// `alu32` 961 → 974 (ABC's `dc2` output, mapped by us: 544, 497, 306,
+/// 932).
+pub(super) const SCRIPT: &[Step] = &[
+    Step::Balance,
+    Step::Rewrite { zero_cost: false },
+    Step::Refactor { zero_cost: false },
+    Step::Balance,
+    Step::Rewrite { zero_cost: true },
+    Step::Refactor { zero_cost: true },
+    Step::Balance,
+    Step::Rewrite { zero_cost: true },
+    Step::Refactor { zero_cost: true },
+    Step::Balance,
+];
+
+/// Runs `script` over the XAIG; returns the smallest XAIG a rewriting or
+/// refactoring step made (a later step may grow it: balancing, equal-size
+/// replacements) and its roots.
+pub(super) fn restructure(src: &Aig, roots: &[Lit], script: &[Step]) -> (Aig, Vec<Lit>) {
     let mut aig = compact(src, roots);
     let mut best: Option<(Aig, Vec<Lit>)> = None;
-    for pass in 0..passes {
-        let (next, changed) = refactor_once(&aig.0, &aig.1, pass > 0);
-        if best.as_ref().is_none_or(|b| next.0.len() < b.0.len()) {
-            best = Some((next.0.clone(), next.1.clone()));
-        }
-        aig = next;
-        // A pass that saved nothing still lets the next take equal-size
-        // replacements.
-        if !changed && pass > 0 {
-            break;
+    for &step in script {
+        aig = match step {
+            Step::Balance => {
+                aig = balanced(aig);
+                continue;
+            }
+            Step::Rewrite { zero_cost } => refactor_once(&aig.0, &aig.1, zero_cost, true),
+            Step::Refactor { zero_cost } => refactor_once(&aig.0, &aig.1, zero_cost, false),
+        };
+        if best.as_ref().is_none_or(|b| aig.0.len() < b.0.len()) {
+            best = Some(aig.clone());
         }
     }
     best.unwrap_or(aig)
+}
+
+/// The XAIG with every supergate balanced ([`super::balance`]), only the
+/// gates its roots reach kept.
+fn balanced((mut aig, roots): (Aig, Vec<Lit>)) -> (Aig, Vec<Lit>) {
+    let bal = super::balance::balance(&mut aig, &roots);
+    let roots: Vec<Lit> = roots
+        .iter()
+        .map(|&r| match bal.get(node(r)) {
+            Some(&b) if b != NONE => b ^ (r & 1),
+            _ => r,
+        })
+        .collect();
+    compact(&aig, &roots)
 }
 
 /// The gates `roots` reach, copied into a fresh XAIG in their order.
@@ -148,7 +207,10 @@ fn mask(l: Lit) -> u64 {
     }
 }
 
-fn refactor_once(src: &Aig, roots: &[Lit], zero_cost: bool) -> ((Aig, Vec<Lit>), bool) {
+/// One step over `src`: each gate, in topological order, is rewritten
+/// over its small cuts (`small`) or refactored, or copied.
+fn refactor_once(src: &Aig, roots: &[Lit], zero_cost: bool, small: bool) -> (Aig, Vec<Lit>) {
+    let small_cuts = if small { four_cuts(src) } else { Vec::new() };
     let mut p = Pass {
         src,
         refs: src.refs(roots),
@@ -162,17 +224,20 @@ fn refactor_once(src: &Aig, roots: &[Lit], zero_cost: bool) -> ((Aig, Vec<Lit>),
         values: Vec::new(),
     };
     p.map[0] = FALSE;
-    let mut changed = false;
     for n in 1..src.len() {
         if p.refs[n] == 0 {
             continue;
         }
         if matches!(src.gates[n], Gate::And(..) | Gate::Xor(..)) {
-            if let Some(l) = p.try_refactor(n, zero_cost) {
+            let found = if small {
+                p.try_small_cuts(n, small_cuts.get(n).map_or(&[], Vec::as_slice), zero_cost)
+            } else {
+                p.try_refactor(n, zero_cost)
+            };
+            if let Some(l) = found {
                 p.replaced[n] = true;
                 p.map[n] = l;
                 p.note_origin(l, n);
-                changed = true;
                 continue;
             }
         }
@@ -181,7 +246,7 @@ fn refactor_once(src: &Aig, roots: &[Lit], zero_cost: bool) -> ((Aig, Vec<Lit>),
         p.note_origin(l, n);
     }
     let new_roots: Vec<Lit> = roots.iter().map(|&r| p.map[node(r)] ^ (r & 1)).collect();
-    (compact(&p.out, &new_roots), changed)
+    compact(&p.out, &new_roots)
 }
 
 impl Pass<'_> {
@@ -214,6 +279,57 @@ impl Pass<'_> {
         let stamp = self.next_stamp();
         let (leaves, cone) = self.cut(n, stamp)?;
         self.try_cut(n, &leaves, &cone, stamp, zero_cost)
+    }
+
+    /// Rewriting `n` over one of its cuts of at most four leaves (ABC's
+    /// `drw`, with factored forms in place of its library): the first
+    /// whose form wins.
+    fn try_small_cuts(
+        &mut self,
+        n: usize,
+        cuts: &[SmallVec<[u32; 4]>],
+        zero_cost: bool,
+    ) -> Option<Lit> {
+        for cut in cuts {
+            let stamp = self.next_stamp();
+            let (inside, leaf) = (stamp, stamp + 1);
+            for &g in cut {
+                self.mark[g as usize] = leaf;
+            }
+            let mut cone: Vec<u32> = vec![n as u32];
+            self.mark[n] = inside;
+            let mut stack = vec![n];
+            let mut valid = true;
+            while let Some(g) = stack.pop() {
+                for l in self.src.fanins(g) {
+                    let h = node(l);
+                    if h == 0 || self.mark[h] == leaf || self.mark[h] == inside {
+                        continue;
+                    }
+                    if self.replaced[h]
+                        || !matches!(self.src.gates[h], Gate::And(..) | Gate::Xor(..))
+                    {
+                        valid = false;
+                        break;
+                    }
+                    self.mark[h] = inside;
+                    cone.push(h as u32);
+                    stack.push(h);
+                }
+                if !valid {
+                    break;
+                }
+            }
+            if !valid {
+                continue;
+            }
+            cone.sort_unstable();
+            let leaves: SmallVec<[u32; 16]> = cut.iter().copied().collect();
+            if let Some(l) = self.try_cut(n, &leaves, &cone, stamp, zero_cost) {
+                return Some(l);
+            }
+        }
+        None
     }
 
     /// Refactoring `n` over a cut whose cone is marked `stamp`.
@@ -583,9 +699,74 @@ impl Build<'_, '_> {
     }
 }
 
+/// Cuts of at most four leaves kept per gate.
+const SMALL_CUTS: usize = 8;
+
+/// Each gate's cuts of at most four leaves (leaves ascending, the trivial
+/// cut left out), the smallest first; inputs and lop3 gates are leaves.
+fn four_cuts(src: &Aig) -> Vec<Vec<SmallVec<[u32; 4]>>> {
+    let mut cuts: Vec<Vec<SmallVec<[u32; 4]>>> = vec![Vec::new(); src.len()];
+    for n in 1..src.len() {
+        let (a, b) = match src.gates[n] {
+            Gate::And(a, b) | Gate::Xor(a, b) => (node(a), node(b)),
+            _ => continue,
+        };
+        let with_trivial = |g: usize| -> Vec<SmallVec<[u32; 4]>> {
+            let mut v: Vec<SmallVec<[u32; 4]>> = Vec::new();
+            if g != 0 {
+                v.push(SmallVec::from_slice(&[g as u32]));
+            }
+            v.extend(cuts[g].iter().cloned());
+            v
+        };
+        let (ca, cb) = (with_trivial(a), with_trivial(b));
+        let mut mine: Vec<SmallVec<[u32; 4]>> = Vec::new();
+        for x in &ca {
+            for y in &cb {
+                let mut m: SmallVec<[u32; 4]> = SmallVec::new();
+                let (mut i, mut j) = (0, 0);
+                let mut ok = true;
+                while i < x.len() || j < y.len() {
+                    let v = if j == y.len() || (i < x.len() && x[i] < y[j]) {
+                        i += 1;
+                        x[i - 1]
+                    } else if i == x.len() || y[j] < x[i] {
+                        j += 1;
+                        y[j - 1]
+                    } else {
+                        i += 1;
+                        j += 1;
+                        x[i - 1]
+                    };
+                    if m.len() == 4 {
+                        ok = false;
+                        break;
+                    }
+                    m.push(v);
+                }
+                if !ok || m.len() < 2 {
+                    continue;
+                }
+                if mine.iter().any(|c| c.iter().all(|v| m.contains(v))) {
+                    continue;
+                }
+                mine.retain(|c| !m.iter().all(|v| c.contains(v)));
+                mine.push(m);
+            }
+        }
+        mine.sort_by_key(|c| c.len());
+        mine.truncate(SMALL_CUTS);
+        cuts[n] = mine;
+    }
+    cuts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const REFACTOR: Step = Step::Refactor { zero_cost: false };
+    const REFACTOR_Z: Step = Step::Refactor { zero_cost: true };
 
     /// The roots' values on 64 random assignments of the inputs.
     fn simulate(aig: &Aig, roots: &[Lit], inputs: &[u64]) -> Vec<u64> {
@@ -630,7 +811,7 @@ mod tests {
                 lits.push(l);
             }
             let roots: Vec<Lit> = lits[lits.len() - 6..].to_vec();
-            let (new, new_roots) = refactor(&aig, &roots, 4);
+            let (new, new_roots) = restructure(&aig, &roots, &[REFACTOR, REFACTOR_Z, REFACTOR_Z]);
             for _ in 0..4 {
                 let inputs: Vec<u64> = (0..8).map(|_| next()).collect();
                 assert_eq!(
@@ -656,7 +837,7 @@ mod tests {
         assert_eq!(live_gates(&aig, &[root]), 5);
         // The first pass factors the inner `or` (a cone stops at a gate
         // replaced before it), the second the whole.
-        let (new, roots) = refactor(&aig, &[root], 2);
+        let (new, roots) = restructure(&aig, &[root], &[REFACTOR, REFACTOR_Z]);
         assert_eq!(live_gates(&new, &roots), 3);
     }
 }

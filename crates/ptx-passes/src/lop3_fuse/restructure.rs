@@ -6,7 +6,8 @@
 //! logic as written, window by window, so a structure that only wins as
 //! a whole (an area-oriented rewrite of a square root, ABC's `dc2`) is
 //! never found through them. Here each block's logic becomes its XAIG,
-//! is refactored for [`PASSES`] passes, and is written back as plain
+//! is restructured by [`super::refactor::SCRIPT`] (balancing, rewriting
+//! and refactoring, as ABC's `dc2`), and is written back as plain
 //! `and`/`or`/`xor`/`not` (and the input's `lop3`s), either in place of
 //! the block's logic ([`Snapshot::Replace`]) or beside it
 //! ([`Snapshot::Beside`]: ABC's `dch` over one snapshot, the functional
@@ -30,8 +31,6 @@ use ptx_ir::{Function, Imm, Inst, Mod, Opcode, Operand, Type, Value};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-/// Refactoring passes.
-pub(super) const PASSES: usize = 4;
 /// Logic instructions of a function beyond which it is not refactored
 /// (a time box: its copy is mapped in remapping rounds of its own).
 pub(super) const MAX_LOGIC: usize = super::remap::CHOICE_ROUND_LOGIC;
@@ -95,7 +94,7 @@ fn refactor_block(
             .count()
     };
     let before = live(&img.aig, &img.roots);
-    let (new, roots) = super::refactor::refactor(&img.aig, &img.roots, PASSES);
+    let (new, roots) = super::refactor::restructure(&img.aig, &img.roots, super::refactor::SCRIPT);
     let after = live(&new, &roots);
     tracing::debug!(target: "lop3-fuse", function = %f.name, before, after, "refactored block");
     if after >= before {
