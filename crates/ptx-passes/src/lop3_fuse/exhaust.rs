@@ -74,7 +74,7 @@ impl Exhaust {
                     let Fanin::Sig(t) = *f else { continue };
                     match &support[t as usize] {
                         Some(sub) => {
-                            if !union_into(&mut set, sub) {
+                            if !union_into(&mut set, sub, MAX_INPUTS) {
                                 ok = false;
                                 break;
                             }
@@ -112,7 +112,7 @@ impl Exhaust {
     ) -> Option<Verdict> {
         let mut inputs = self.support[a as usize].clone()?;
         if let Some((b, _)) = b {
-            if !union_into(&mut inputs, self.support[b as usize].as_ref()?) {
+            if !union_into(&mut inputs, self.support[b as usize].as_ref()?, MAX_INPUTS) {
                 return None;
             }
         }
@@ -222,11 +222,15 @@ impl Exhaust {
 }
 
 /// Merges the sorted `other` into the sorted `set`; false when the result
-/// would have more than [`MAX_INPUTS`] members (`set` is then unusable).
-fn union_into(set: &mut Support, other: &[u32]) -> bool {
+/// would have more than `max` members (`set` is then unusable).
+pub(super) fn union_into<A: smallvec::Array<Item = u32>>(
+    set: &mut SmallVec<A>,
+    other: &[u32],
+    max: usize,
+) -> bool {
     for &x in other {
         if let Err(at) = set.binary_search(&x) {
-            if set.len() == MAX_INPUTS {
+            if set.len() == max {
                 return false;
             }
             set.insert(at, x);
@@ -253,9 +257,9 @@ mod tests {
     #[test]
     fn union_stays_sorted_and_bounded() {
         let mut s: Support = smallvec::smallvec![2, 5, 9];
-        assert!(union_into(&mut s, &[1, 5, 10]));
+        assert!(union_into(&mut s, &[1, 5, 10], MAX_INPUTS));
         assert_eq!(&s[..], &[1, 2, 5, 9, 10]);
         let wide: Vec<u32> = (100..100 + MAX_INPUTS as u32).collect();
-        assert!(!union_into(&mut s, &wide));
+        assert!(!union_into(&mut s, &wide, MAX_INPUTS));
     }
 }

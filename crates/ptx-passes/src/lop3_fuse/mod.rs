@@ -208,15 +208,11 @@ impl Pass for Lop3Fuse {
             let refactoring = remapping
                 && !self.no_refactor
                 && (restructure::MIN_NODES..=restructure::MAX_LOGIC).contains(&logic);
-            let copies: Vec<(Snapshot, Function)> = [Snapshot::Replace, Snapshot::Beside]
-                .into_iter()
-                .filter(|_| refactoring)
-                .filter_map(|how| {
-                    let mut g = f.clone();
-                    restructure::refactor_function(&mut g, restructure::MIN_NODES, how)
-                        .then_some((how, g))
-                })
-                .collect();
+            const HOWS: [Snapshot; 2] = [Snapshot::Replace, Snapshot::Beside];
+            let copies = refactoring
+                .then(|| restructure::refactored_copies(f, restructure::MIN_NODES, &HOWS))
+                .flatten()
+                .unwrap_or_default();
             let (mut preserved, written) = self.fuse(f, target);
             written.place(f);
             if let (Some((input, input_pressure)), true) = (&input, preserved.changed()) {
@@ -226,7 +222,7 @@ impl Pass for Lop3Fuse {
                 return preserved;
             };
             let plain_pressure = pressure(f);
-            for (how, mut g) in copies {
+            for (&how, mut g) in HOWS.iter().zip(copies) {
                 let (_, written) = self.fuse(&mut g, target);
                 written.place(&mut g);
                 let logic = remap::logic_count(&g);

@@ -711,40 +711,13 @@ fn four_cuts(src: &Aig) -> Vec<Vec<SmallVec<[u32; 4]>>> {
             Gate::And(a, b) | Gate::Xor(a, b) => (node(a), node(b)),
             _ => continue,
         };
-        let with_trivial = |g: usize| -> Vec<SmallVec<[u32; 4]>> {
-            let mut v: Vec<SmallVec<[u32; 4]>> = Vec::new();
-            if g != 0 {
-                v.push(SmallVec::from_slice(&[g as u32]));
-            }
-            v.extend(cuts[g].iter().cloned());
-            v
-        };
-        let (ca, cb) = (with_trivial(a), with_trivial(b));
+        let trivial = |g: usize| (g != 0).then(|| SmallVec::from_slice(&[g as u32]));
+        let (ta, tb) = (trivial(a), trivial(b));
         let mut mine: Vec<SmallVec<[u32; 4]>> = Vec::new();
-        for x in &ca {
-            for y in &cb {
-                let mut m: SmallVec<[u32; 4]> = SmallVec::new();
-                let (mut i, mut j) = (0, 0);
-                let mut ok = true;
-                while i < x.len() || j < y.len() {
-                    let v = if j == y.len() || (i < x.len() && x[i] < y[j]) {
-                        i += 1;
-                        x[i - 1]
-                    } else if i == x.len() || y[j] < x[i] {
-                        j += 1;
-                        y[j - 1]
-                    } else {
-                        i += 1;
-                        j += 1;
-                        x[i - 1]
-                    };
-                    if m.len() == 4 {
-                        ok = false;
-                        break;
-                    }
-                    m.push(v);
-                }
-                if !ok || m.len() < 2 {
+        for x in ta.iter().chain(&cuts[a]) {
+            for y in tb.iter().chain(&cuts[b]) {
+                let mut m = x.clone();
+                if !super::exhaust::union_into(&mut m, y, 4) || m.len() < 2 {
                     continue;
                 }
                 if mine.iter().any(|c| c.iter().all(|v| m.contains(v))) {

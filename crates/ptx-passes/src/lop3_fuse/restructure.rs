@@ -24,7 +24,7 @@
 //! before every reader.
 
 use super::aig::{self, complemented, node, Gate, Lit};
-use super::network::{build_plain, Leaf, Sig};
+use super::network::{build_plain, Leaf, Network, Sig};
 use super::rewrite::defining_inst;
 use ptx_ir::entity::SecondaryMap;
 use ptx_ir::{Function, Imm, Inst, Mod, Opcode, Operand, Type, Value};
@@ -62,29 +62,76 @@ pub(super) enum Snapshot {
 /// logic nodes as its refactored XAIG, as `how` says; whether any block
 /// changed.
 pub(super) fn refactor_function(f: &mut Function, min_nodes: usize, how: Snapshot) -> bool {
-    let blocks: Vec<_> = f.layout.blocks().collect();
-    let uses = f.uses();
-    let mut copies = FxHashMap::default();
-    let mut changed = false;
-    for b in blocks {
-        let insts: Vec<Inst> = f.layout.block_insts(b).collect();
-        changed |= refactor_block(f, &insts, &uses, &mut copies, min_nodes, how);
+    match refactored_copies(f, min_nodes, &[how]).and_then(|mut v| v.pop()) {
+        Some(g) => {
+            *f = g;
+            true
+        }
+        None => false,
     }
-    crate::rewrite::replace_all_uses(f, &copies);
-    changed
 }
 
-fn refactor_block(
-    f: &mut Function,
+/// Copies of `f`, one for each of `hows`, each block of at least
+/// `min_nodes` logic nodes rewritten as its refactored XAIG as that
+/// snapshot says; `None` when no block is. Each block is restructured
+/// once for all the copies.
+pub(super) fn refactored_copies(
+    f: &Function,
+    min_nodes: usize,
+    hows: &[Snapshot],
+) -> Option<Vec<Function>> {
+    let uses = f.uses();
+    let mut copies: Vec<Function> = hows.iter().map(|_| f.clone()).collect();
+    let mut renames: Vec<FxHashMap<Value, Value>> = vec![FxHashMap::default(); hows.len()];
+    let mut changed = false;
+    for b in f.layout.blocks() {
+        let insts: Vec<Inst> = f.layout.block_insts(b).collect();
+        let Some(plan) = plan_block(f, &insts, &uses, min_nodes) else {
+            continue;
+        };
+        for ((g, &how), renamed) in copies.iter_mut().zip(hows).zip(&mut renames) {
+            write_block(g, &insts, &plan, how, renamed);
+        }
+        changed = true;
+    }
+    for (g, renamed) in copies.iter_mut().zip(&renames) {
+        crate::rewrite::replace_all_uses(g, renamed);
+    }
+    changed.then_some(copies)
+}
+
+/// A block's logic and its restructured XAIG, which the writer can
+/// express.
+struct Plan {
+    net: Network,
+    new: aig::Aig,
+    roots: Vec<Lit>,
+}
+
+impl Plan {
+    /// The block's leaf that input gate `g` stands for.
+    fn leaf(&self, g: usize) -> Option<Leaf> {
+        match self.new.gates[g] {
+            Gate::Input(s) => match self.net.sigs[s as usize] {
+                Sig::Leaf(l) => Some(l),
+                Sig::Node(_) => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The restructured logic of a block of at least `min_nodes` logic nodes
+/// and no guarded logic, when it has fewer gates than the block's.
+fn plan_block(
+    f: &Function,
     insts: &[Inst],
     uses: &SecondaryMap<Value, SmallVec<[Inst; 2]>>,
-    copies: &mut FxHashMap<Value, Value>,
     min_nodes: usize,
-    how: Snapshot,
-) -> bool {
+) -> Option<Plan> {
     let net = build_plain(f, insts, uses);
     if net.nodes.len() < min_nodes.max(2) || net.nodes.iter().any(|n| n.guard.is_some()) {
-        return false;
+        return None;
     }
     let img = aig::image(&net);
     let live = |a: &aig::Aig, roots: &[Lit]| {
@@ -98,32 +145,33 @@ fn refactor_block(
     let after = live(&new, &roots);
     tracing::debug!(target: "lop3-fuse", function = %f.name, before, after, "refactored block");
     if after >= before {
-        return false;
+        return None;
     }
-    let outputs: Vec<usize> = (0..net.nodes.len())
-        .filter(|&n| net.nodes[n].output)
-        .collect();
-    debug_assert_eq!(outputs.len(), roots.len());
+    let plan = Plan { net, new, roots };
     // What the writer cannot express: an output that is a constant or an
     // immediate, or an `and`/`xor` of two immediates.
-    let leaf = |g: usize| match new.gates[g] {
-        Gate::Input(s) => match net.sigs[s as usize] {
-            Sig::Leaf(l) => Some(l),
-            Sig::Node(_) => None,
-        },
-        _ => None,
-    };
-    let imm = |l: Lit| node(l) == 0 || matches!(leaf(node(l)), Some(Leaf::Imm(_)));
-    if roots.iter().any(|&r| imm(r)) {
-        return false;
+    let imm = |l: Lit| node(l) == 0 || matches!(plan.leaf(node(l)), Some(Leaf::Imm(_)));
+    if plan.roots.iter().any(|&r| imm(r)) {
+        return None;
     }
-    let two_imms = (1..new.len()).any(|g| match new.gates[g] {
+    let two_imms = (1..plan.new.len()).any(|g| match plan.new.gates[g] {
         Gate::And(a, b) | Gate::Xor(a, b) => imm(a) && imm(b),
         _ => false,
     });
-    if two_imms {
-        return false;
-    }
+    (!two_imms).then_some(plan)
+}
+
+/// Writes `plan` into `f` as `how` says; under `Replace`, the renaming of
+/// each output's readers goes into `renamed`.
+fn write_block(
+    f: &mut Function,
+    insts: &[Inst],
+    plan: &Plan,
+    how: Snapshot,
+    renamed: &mut FxHashMap<Value, Value>,
+) {
+    let Plan { net, new, roots } = plan;
+    let leaf = |g: usize| plan.leaf(g);
     let position: FxHashMap<Inst, usize> = insts.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     let mut w = Writer {
         pos: vec![None; new.len()],
@@ -180,24 +228,25 @@ fn refactor_block(
         }
     }
     if how == Snapshot::Beside {
-        for &r in &roots {
+        for &r in roots {
             w.get(f, r);
         }
-        return true;
+        return;
     }
-    for (&n, &r) in outputs.iter().zip(&roots) {
+    let outputs = net.nodes.iter().filter(|n| n.output);
+    debug_assert_eq!(outputs.clone().count(), roots.len());
+    for (n, &r) in outputs.zip(roots) {
         let Operand::Value(v) = w.get(f, r) else {
-            unreachable!("outputs are values: checked above")
+            unreachable!("outputs are values: checked by plan_block")
         };
-        let old = net.nodes[n].result.expect("built from an instruction");
-        copies.insert(old, v);
+        let old = n.result.expect("built from an instruction");
+        renamed.insert(old, v);
     }
     for node in &net.nodes {
         if let Some(i) = node.inst {
             f.layout.remove_inst(i);
         }
     }
-    true
 }
 
 struct Ops {
